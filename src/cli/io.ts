@@ -1,0 +1,67 @@
+/**
+ * The CLI's only window on the process. Commands receive a `CliIO` instead of touching
+ * `process` themselves, so tests can drive them in-process and the hook path stays lean
+ * (fs.writeSync(1, …) avoids building process.stdout: parsers-and-startup.md §1.4).
+ */
+import fs from 'node:fs';
+import tty from 'node:tty';
+
+export interface CliIO {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** True when stdout is a terminal (colour allowed). */
+  readonly stdoutIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  /** All of stdin as bytes. */
+  readStdin(): Buffer;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+function writeAll(fd: number, text: string): void {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(fd, buf, off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+      throw e;
+    }
+  }
+}
+
+function readAllStdin(): Buffer {
+  const chunks: Buffer[] = [];
+  const chunk = Buffer.alloc(65536);
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(0, chunk, 0, chunk.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        // A non-blocking stdin handed over by the harness: wait briefly and retry.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        continue;
+      }
+      if (code === 'EOF') break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
+  }
+  return Buffer.concat(chunks);
+}
+
+export function processIO(): CliIO {
+  return {
+    env: process.env,
+    cwd: process.cwd(),
+    stdoutIsTTY: tty.isatty(1),
+    stdinIsTTY: tty.isatty(0),
+    readStdin: readAllStdin,
+    out: (t) => writeAll(1, t),
+    err: (t) => writeAll(2, t),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * `buckler` entry point: argv → one command module, loaded lazily so that the hook path
+ * (driver mode) pays only for what a hook needs.
+ *
+ *   buckler [--driver NAME]        hook driver: native event on stdin, native reply on stdout
+ *   buckler evaluate|validate|check|hooks|paths|log …
+ */
+import { processIO, type CliIO } from './io.ts';
+
+declare const __BUCKLER_VERSION__: string;
+export const VERSION: string = typeof __BUCKLER_VERSION__ === 'string' ? __BUCKLER_VERSION__ : '0.0.0-dev';
+
+export type CommandRun = (args: string[], io: CliIO) => number | Promise<number>;
+
+/** Each command lives in its own module; `import()` keeps the others off the hook path. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CommandRun }> }> = {
+  evaluate: { summary: 'PolicyInput JSON in, PolicyOutput JSON out', load: () => import('./evaluate.ts') },
+  check: { summary: 'decide one command line, readably', load: () => import('./check.ts') },
+  validate: { summary: 'check packs and user rules; exit 1 on errors', load: () => import('./validate.ts') },
+  hooks: { summary: 'merge|strip|status Buckler in a harness config', load: () => import('./hooks.ts') },
+  paths: { summary: 'print the files and directories Buckler uses', load: () => import('./paths.ts') },
+  log: { summary: 'show recent decisions from the audit log', load: () => import('./log.ts') },
+};
+
+export function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  const lines = Object.entries(COMMANDS).map(([k, v]) => `  buckler ${k.padEnd(width)}  ${v.summary}`);
+  return [
+    `buckler ${VERSION} — policy engine for AI coding agents' hooks`,
+    '',
+    'Usage:',
+    '  buckler [--driver NAME]   hook mode: the harness event on stdin, the reply on stdout',
+    '                            (NAME: cursor, claude-code; default $BUCKLER_DRIVER or cursor)',
+    ...lines,
+    '  buckler --version | --help',
+    '',
+    "Run 'buckler COMMAND --help' for a command's options.",
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const first = argv[0];
+  if (first === undefined || first === '--driver' || first.startsWith('--driver=')) {
+    const { runDriver } = await import('./driver.ts');
+    return runDriver(argv, io);
+  }
+  if (first === '--version' || first === '-V') {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    io.out(helpText());
+    return 0;
+  }
+  const cmd = COMMANDS[first];
+  if (!cmd) {
+    io.err(`buckler: unknown command '${first}'. Run 'buckler --help'.\n`);
+    return 2;
+  }
+  const mod = await cmd.load();
+  return mod.run(argv.slice(1), io);
+}
+
+/** Last line of defence: no stack trace ever reaches a harness or a terminal. */
+function fatal(e: unknown): void {
+  const msg = e instanceof Error ? e.message : String(e);
+  try {
+    processIO().err(`buckler: internal error: ${msg}\n`);
+  } catch {
+    /* nothing left to report to */
+  }
+  process.exitCode = 2;
+}
+
+const isEntry = typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module;
+if (isEntry) {
+  main(process.argv.slice(2), processIO()).then((code) => {
+    process.exitCode = code;
+  }, fatal);
+}

@@ -1,0 +1,114 @@
+/**
+ * The neutral contract between adapters and the core: `PolicyInput` in, `PolicyOutput` out.
+ * JSON field names are snake_case because this is a wire format (see docs/contracts/policy-io.md);
+ * bump POLICY_IO_VERSION only as that page's procedure says.
+ */
+
+export const POLICY_IO_VERSION = '1';
+export type PolicyIoVersion = typeof POLICY_IO_VERSION;
+
+export const TRIGGERS = [
+  'pre_shell_exec',
+  'pre_shell_tool',
+  'post_tool_success',
+  'post_tool_failure',
+  'unknown_harness_event',
+] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
+export const DECISIONS = ['allow', 'deny', 'ask', 'nudge'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+/** Higher is more severe: deny > ask > nudge > allow. */
+export const SEVERITY: Readonly<Record<Decision, number>> = { allow: 0, nudge: 1, ask: 2, deny: 3 };
+
+/** `pre_*` triggers happen before an action and may block it; the others never block. */
+export function isPreTrigger(trigger: Trigger): boolean {
+  return trigger === 'pre_shell_exec' || trigger === 'pre_shell_tool';
+}
+
+export interface ShellInfo {
+  /** The command line exactly as the agent wrote it. */
+  command: string;
+  cwd?: string;
+}
+
+export interface ToolInfo {
+  /** The harness's own tool name (`Shell`, `Bash`, `Write`, `mcp__server__tool`, …). */
+  name: string;
+  /** The tool's arguments as the harness gave them. */
+  input?: unknown;
+}
+
+export interface SessionInfo {
+  conversation_id?: string;
+  generation_id?: string;
+  model?: string;
+  workspace_roots?: string[];
+}
+
+export interface PolicyInput {
+  policy_io_version: PolicyIoVersion;
+  trigger: Trigger;
+  /** Adapter that produced this input (`cursor`, `claude-code`, `cli`, …). */
+  harness?: string;
+  /** The harness's native event name, for traces and audit. */
+  event?: string;
+  shell?: ShellInfo;
+  tool?: ToolInfo;
+  session?: SessionInfo;
+  /**
+   * Operator environment, as the hook process saw it. Adapters and drivers pass only the
+   * variables the policy refers to (see `CompiledPolicy.env_keys`) and the bypass variables.
+   */
+  env?: Record<string, string>;
+}
+
+/** One simple command of the line and the decision it got on its own. */
+export interface CommandDecision {
+  argv: string[];
+  decision: Decision;
+  /** `pack/rule` that decided this command; null when no rule matched (allow). */
+  rule: string | null;
+  /** Wrappers it was found through, outermost first (`sudo`, `bash -c`, `eval`, …). */
+  via?: string[];
+  /** True when the program could not be known statically (`$CMD commit`). */
+  opaque?: boolean;
+}
+
+export interface PolicyOutput {
+  policy_io_version: PolicyIoVersion;
+  decision: Decision;
+  /** For the person (deny, ask). */
+  user_message: string | null;
+  /** For the agent: what was blocked, why, and what to do instead. */
+  agent_message: string | null;
+  /** Steering text added to the agent's context (nudge). */
+  additional_context: string | null;
+  /** `pack/rule` that decided the line; null when nothing matched. */
+  rule: string | null;
+  /** True when the operator bypass turned a `pre_*` decision into allow. */
+  bypass: boolean;
+  /** Per-command decisions, in the order the commands appear. */
+  commands: CommandDecision[];
+  /** Set when the input could not be analysed (fail closed before an action). */
+  error?: { code: string; message: string };
+}
+
+export type PolicyErrorCode =
+  | 'bad_json'
+  | 'bad_input'
+  | 'unsupported_version'
+  | 'unknown_trigger'
+  | 'bad_payload';
+
+/** A malformed or unsupported input. Callers turn it into a fail-closed answer. */
+export class PolicyError extends Error {
+  override readonly name = 'PolicyError';
+  constructor(
+    readonly code: PolicyErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * What shell analysis hands to the rest of Buckler: every simple command that could run,
+ * as a clean argv, with wrappers (`sudo`, `env`, `bash -c`, `eval`, `xargs`, …) unwrapped.
+ */
+
+export interface ShellCommand {
+  /**
+   * Words with quotes removed and escapes decoded. argv[0] is the program's basename after
+   * unwrapping (`/usr/bin/git` → `git`). A word with a run-time part keeps that part's source
+   * text (`$x`, `$(echo git)`) and is flagged in `dynamic`.
+   */
+  argv: string[];
+  /** Indices into argv of words that contain a run-time expansion. */
+  dynamic: number[];
+  /** True when the program itself cannot be known statically (`$CMD commit`, `eval "$x"`). */
+  opaque: boolean;
+  /** Wrappers this command was found through, outermost first: `sudo`, `bash -c`, `eval`, `$(…)`. */
+  via: string[];
+}
+
+export interface ShellLimits {
+  /** Bytes of command text accepted; more is a parse error (fail closed). */
+  maxBytes: number;
+  /** Nesting of `bash -c` / substitutions / `eval` / compound commands accepted. */
+  maxDepth: number;
+}
+
+export type ShellParseErrorCode = 'syntax' | 'unterminated' | 'too_deep' | 'too_large';
+
+/** The only error shell analysis throws. `offset` is a UTF-16 index into the analysed text. */
+export class ShellParseError extends Error {
+  override readonly name = 'ShellParseError';
+  constructor(
+    readonly code: ShellParseErrorCode,
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
