@@ -4,6 +4,10 @@
  * If either changes, both change together, and docs/paths.md with them.
  *
  * Pure: callers pass the environment, platform and home directory in.
+ *
+ * Joining is deliberately plain (trailing separators of the base dropped, one separator
+ * added, nothing normalised): `path.join` would rewrite `..` and `//`, which Bash cannot
+ * mirror without re-implementing it, and the OS resolves those anyway.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,54 +47,99 @@ export interface PathContext {
   home: string;
 }
 
+/** Variables whose value is a directory; a relative value is ignored (XDG spec rule). */
+export const DIRECTORY_VARIABLES = [
+  'BUCKLER_DATA_HOME',
+  'BUCKLER_CONFIG_HOME',
+  'BUCKLER_STATE_HOME',
+  'BUCKLER_BIN_DIR',
+  'XDG_DATA_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_STATE_HOME',
+  'LOCALAPPDATA',
+  'APPDATA',
+] as const;
+
 function set(env: Env, name: string): string | undefined {
   const v = env[name];
   return v === undefined || v === '' ? undefined : v;
 }
 
-/** XDG base directories count only when absolute (XDG Base Directory spec). */
-function xdg(env: Env, name: string): string | undefined {
-  const v = set(env, name);
-  return v !== undefined && v.startsWith('/') ? v : undefined;
+/** `/x` on POSIX; `C:\x`, `C:/x`, `\x`, `/x`, `\\server\share` on Windows. */
+export function isAbsoluteFor(platform: NodeJS.Platform, p: string): boolean {
+  if (platform === 'win32') return /^([A-Za-z]:)?[\\/]/.test(p);
+  return p.startsWith('/');
+}
+
+/** Set, non-empty and absolute: otherwise the variable does not count. */
+function dir(ctx: PathContext, name: string): string | undefined {
+  const v = set(ctx.env, name);
+  return v !== undefined && isAbsoluteFor(ctx.platform, v) ? v : undefined;
+}
+
+/** Base without its trailing separators, then one separator per part. Nothing normalised. */
+export function joinFor(platform: NodeJS.Platform, base: string, ...parts: string[]): string {
+  const win = platform === 'win32';
+  const sep = win ? '\\' : '/';
+  const trimmed = base.replace(win ? /[\\/]+$/ : /\/+$/, '');
+  return [trimmed, ...parts].join(sep);
+}
+
+/**
+ * The set variables that were ignored because their value is not an absolute path, so
+ * `buckler paths` can say so instead of silently falling back.
+ */
+export function ignoredVariables(ctx: Pick<PathContext, 'env' | 'platform'>): string[] {
+  const names: readonly string[] =
+    ctx.platform === 'win32'
+      ? DIRECTORY_VARIABLES.filter((n) => !n.startsWith('XDG_'))
+      : DIRECTORY_VARIABLES.filter((n) => n !== 'LOCALAPPDATA' && n !== 'APPDATA');
+  return names.filter((n) => {
+    const v = set(ctx.env, n);
+    return v !== undefined && !isAbsoluteFor(ctx.platform, v);
+  });
+}
+
+/**
+ * The home directory as the environment states it (`HOME`; `USERPROFILE` on Windows, as
+ * Node's `os.homedir()` reads it there), or undefined: callers then fall back to
+ * `os.homedir()`, and `setup.sh` stops with an error.
+ */
+export function homeFromEnv(env: Env, platform: NodeJS.Platform): string | undefined {
+  return set(env, platform === 'win32' ? 'USERPROFILE' : 'HOME');
 }
 
 export function resolvePaths(ctx: PathContext): Paths {
-  const { env, home } = ctx;
-  const win = ctx.platform === 'win32';
-  const p = win ? path.win32 : path.posix;
+  const { home, platform } = ctx;
+  const win = platform === 'win32';
+  const j = (base: string, ...parts: string[]): string => joinFor(platform, base, ...parts);
   let dataHome: string;
   let configHome: string;
   let stateHome: string;
   if (win) {
-    const local = set(env, 'LOCALAPPDATA') ?? p.join(home, 'AppData', 'Local');
-    const roaming = set(env, 'APPDATA') ?? p.join(home, 'AppData', 'Roaming');
-    dataHome = set(env, 'BUCKLER_DATA_HOME') ?? p.join(local, 'Buckler');
-    configHome = set(env, 'BUCKLER_CONFIG_HOME') ?? p.join(roaming, 'Buckler');
-    stateHome = set(env, 'BUCKLER_STATE_HOME') ?? p.join(local, 'Buckler', 'state');
+    const local = dir(ctx, 'LOCALAPPDATA') ?? j(home, 'AppData', 'Local');
+    const roaming = dir(ctx, 'APPDATA') ?? j(home, 'AppData', 'Roaming');
+    dataHome = dir(ctx, 'BUCKLER_DATA_HOME') ?? j(local, 'Buckler');
+    configHome = dir(ctx, 'BUCKLER_CONFIG_HOME') ?? j(roaming, 'Buckler');
+    stateHome = dir(ctx, 'BUCKLER_STATE_HOME') ?? j(local, 'Buckler', 'state');
   } else {
-    dataHome =
-      set(env, 'BUCKLER_DATA_HOME') ??
-      p.join(xdg(env, 'XDG_DATA_HOME') ?? p.join(home, '.local', 'share'), 'buckler');
-    configHome =
-      set(env, 'BUCKLER_CONFIG_HOME') ??
-      p.join(xdg(env, 'XDG_CONFIG_HOME') ?? p.join(home, '.config'), 'buckler');
-    stateHome =
-      set(env, 'BUCKLER_STATE_HOME') ??
-      p.join(xdg(env, 'XDG_STATE_HOME') ?? p.join(home, '.local', 'state'), 'buckler');
+    dataHome = dir(ctx, 'BUCKLER_DATA_HOME') ?? j(dir(ctx, 'XDG_DATA_HOME') ?? j(home, '.local', 'share'), 'buckler');
+    configHome = dir(ctx, 'BUCKLER_CONFIG_HOME') ?? j(dir(ctx, 'XDG_CONFIG_HOME') ?? j(home, '.config'), 'buckler');
+    stateHome = dir(ctx, 'BUCKLER_STATE_HOME') ?? j(dir(ctx, 'XDG_STATE_HOME') ?? j(home, '.local', 'state'), 'buckler');
   }
-  const binDir = set(env, 'BUCKLER_BIN_DIR') ?? (win ? p.join(dataHome, 'bin') : p.join(home, '.local', 'bin'));
+  const binDir = dir(ctx, 'BUCKLER_BIN_DIR') ?? (win ? j(dataHome, 'bin') : j(home, '.local', 'bin'));
   return {
     dataHome,
     configHome,
     stateHome,
-    configFile: p.join(configHome, 'config.toml'),
-    rulesDir: p.join(configHome, 'rules.d'),
-    auditLog: p.join(stateHome, 'audit.jsonl'),
-    cacheDir: p.join(stateHome, 'cache'),
-    versionsDir: p.join(dataHome, 'versions'),
-    current: p.join(dataHome, 'current'),
+    configFile: j(configHome, 'config.toml'),
+    rulesDir: j(configHome, 'rules.d'),
+    auditLog: j(stateHome, 'audit.jsonl'),
+    cacheDir: j(stateHome, 'cache'),
+    versionsDir: j(dataHome, 'versions'),
+    current: j(dataHome, 'current'),
     binDir,
-    launcher: p.join(binDir, win ? 'buckler.cmd' : 'buckler'),
+    launcher: j(binDir, win ? 'buckler.cmd' : 'buckler'),
     home,
   };
 }
@@ -105,23 +154,26 @@ export function harnessConfigFile(
   scope: Scope,
   ctx: PathContext & { project: string },
 ): string {
-  const p = ctx.platform === 'win32' ? path.win32 : path.posix;
+  const j = (base: string, ...parts: string[]): string => joinFor(ctx.platform, base, ...parts);
   if (harness === 'cursor') {
-    if (scope === 'user') return p.join(ctx.home, '.cursor', 'hooks.json');
-    if (scope === 'project') return p.join(ctx.project, '.cursor', 'hooks.json');
+    if (scope === 'user') return j(ctx.home, '.cursor', 'hooks.json');
+    if (scope === 'project') return j(ctx.project, '.cursor', 'hooks.json');
   } else {
-    if (scope === 'user') return p.join(set(ctx.env, 'CLAUDE_CONFIG_DIR') ?? p.join(ctx.home, '.claude'), 'settings.json');
-    if (scope === 'project') return p.join(ctx.project, '.claude', 'settings.json');
-    if (scope === 'local') return p.join(ctx.project, '.claude', 'settings.local.json');
+    if (scope === 'user') return j(harnessHomeDir('claude-code', ctx), 'settings.json');
+    if (scope === 'project') return j(ctx.project, '.claude', 'settings.json');
+    if (scope === 'local') return j(ctx.project, '.claude', 'settings.local.json');
   }
   throw new Error(`${harness} has no ${scope} scope`);
 }
 
-/** The directory whose existence means "this harness is installed for this user". */
+/**
+ * The directory whose existence means "this harness is installed for this user".
+ * CLAUDE_CONFIG_DIR is Claude Code's own variable and is taken as Claude Code takes it.
+ */
 export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): string {
-  const p = ctx.platform === 'win32' ? path.win32 : path.posix;
-  if (harness === 'cursor') return p.join(ctx.home, '.cursor');
-  return set(ctx.env, 'CLAUDE_CONFIG_DIR') ?? p.join(ctx.home, '.claude');
+  const j = (base: string, ...parts: string[]): string => joinFor(ctx.platform, base, ...parts);
+  if (harness === 'cursor') return j(ctx.home, '.cursor');
+  return set(ctx.env, 'CLAUDE_CONFIG_DIR') ?? j(ctx.home, '.claude');
 }
 
 /**
@@ -130,11 +182,23 @@ export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): s
  * directory below the root.
  */
 export function packageRoot(): string {
-  const file = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
-  return path.dirname(path.dirname(file));
+  return path.dirname(path.dirname(codeFile()));
+}
+
+/**
+ * The file this code runs from: the bundle (dist/buckler.cjs) when installed, src/paths.ts
+ * under the test runner. Its stat keys the compiled-pack cache to the code that compiled it.
+ */
+export function codeFile(): string {
+  return typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
 }
 
 /** Builtin packs shipped inside the package. */
 export function builtinPacksDir(): string {
   return path.join(packageRoot(), 'packs');
+}
+
+/** The one bundle every hook runs (`dist/buckler.cjs` inside the package root). */
+export function bundleFile(root: string = packageRoot()): string {
+  return path.join(root, 'dist', 'buckler.cjs');
 }

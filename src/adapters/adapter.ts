@@ -1,34 +1,58 @@
 /**
  * The contract every harness adapter implements. Adapters translate, they never decide:
- * native event → PolicyInput, PolicyOutput → native reply. Both functions are pure.
+ * native event → PolicyInput, PolicyOutput → native reply. All functions are pure; the
+ * driver (src/cli/driver.ts) does the reading, loading, evaluating and writing.
+ *
+ * How to add a harness: docs/adapters/README.md. The shared conformance suite
+ * (conformance.case.test.ts) runs against every adapter in registry.ts.
  */
 import type { PolicyInput, PolicyOutput } from '../core/contract.ts';
 
-/** What the driver knows beyond the native payload (read outside the adapter). */
-export interface AdaptContext {
-  /** Environment variables to carry into PolicyInput.env (bypass and policy-referenced ones). */
-  env: Record<string, string>;
-}
-
-/** A native reply: the JSON object to print, or null to print nothing; and the exit code. */
+/** A native reply: the JSON object to print on stdout (null = print nothing) and the exit code. */
 export interface NativeReply {
-  stdout: unknown | null;
+  stdout: Record<string, unknown> | null;
   exitCode: number;
 }
 
+/** Where an adapter's protocol facts come from (shown in its doc page, checked by the suite). */
+export interface ProtocolSource {
+  /** The artefact the facts were read from, e.g. `@cursor/sdk`. */
+  artefact: string;
+  version: string;
+  /** Publication date of that version, YYYY-MM-DD. */
+  date: string;
+}
+
 export interface Adapter {
-  /** Kebab-case harness name shared by folder, CLI argument and doc page. */
+  /** Kebab-case harness name shared by folder, registry key, CLI argument and doc page. */
   readonly name: string;
-  /** Native payload (already JSON-parsed) → PolicyInput. Throws PolicyError on a bad payload. */
-  adaptInput(raw: unknown, ctx: AdaptContext): PolicyInput;
-  /** PolicyOutput → the harness's native reply for that event. */
+  /** Human name for messages and docs (`Cursor`, `Claude Code`). */
+  readonly title: string;
+  readonly protocol: ProtocolSource;
+  /** Every native event name this harness can send (gated or not). */
+  readonly events: readonly string[];
+  /** The top-level payload key that names the event (`hook_event_name`). */
+  readonly eventField: string;
+  /**
+   * Native payload (already JSON-parsed) → PolicyInput without `env` (the driver adds the
+   * operator environment). Throws PolicyError on a payload that is not what its event carries.
+   */
+  adaptInput(raw: unknown): PolicyInput;
+  /**
+   * PolicyOutput → the harness's native reply for that payload's event. Must accept any
+   * `raw`, including one it could not read (then it answers in the shape of the event it
+   * gates before an action). Never blocks after an action.
+   */
   adaptOutput(output: PolicyOutput, raw: unknown): NativeReply;
   /**
-   * The reply when something went wrong (unreadable stdin, bad payload, internal error).
-   * `before` says whether the event happens before an action: then the reply must block
-   * (fail closed) with `message`; after an action it must never block.
+   * Whether the payload is for an event before an action, i.e. whether a failure to check
+   * it must block. True for anything it cannot tell (fail closed).
    */
-  failureReply(raw: unknown, message: string, before: boolean): NativeReply;
-  /** Whether a native payload is for an event before an action (best effort on bad input). */
   isBeforeAction(raw: unknown): boolean;
+  /**
+   * Whether a reply stops (or holds for the person's approval) the action: the protocol's
+   * reading of a reply, used by tests and checked by the conformance suite against the
+   * reference fixtures.
+   */
+  isBlocking(reply: NativeReply): boolean;
 }

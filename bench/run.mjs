@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// Buckler benchmark suite (npm run bench). See docs/performance.md for how to read it.
+//
+//   (1) whole-process hook latency vs `node -e 0`, interleaved runs, medians and paired ratios;
+//   (2) in-process decisions per second (typical one-liners, large scripts);
+//   (3) parse + evaluate growth with input size (1 KB … 1 MB) and nesting depth.
+//
+// Options (environment): BENCH_RUNS (pairs per scenario, default 40), BENCH_ONLY=process|inprocess.
+// Results: a table on stdout, JSON in bench/results/latest.json (and a dated copy).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const bundle = path.join(root, 'dist', 'buckler.cjs');
+const runs = Number(process.env.BENCH_RUNS ?? 40);
+const only = process.env.BENCH_ONLY ?? '';
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const fmt = (n, d = 2) => (n === null || n === undefined ? '—' : Number(n).toFixed(d));
+
+function table(title, header, rows) {
+  const cells = [header, ...rows].map((r) => r.map(String));
+  const w = header.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  const line = (r) => '| ' + r.map((c, i) => c.padEnd(w[i])).join(' | ') + ' |';
+  console.log(`\n${title}\n`);
+  console.log(line(cells[0]));
+  console.log('|' + w.map((n) => '-'.repeat(n + 2)).join('|') + '|');
+  for (const r of cells.slice(1)) console.log(line(r));
+}
+
+const machine = {
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  cores: os.cpus().length,
+  memory_gib: Math.round(os.totalmem() / 2 ** 30),
+  loadavg_at_start: os.loadavg().map((x) => Number(x.toFixed(2))),
+  date: new Date().toISOString(),
+};
+
+// ---------------------------------------------------------------- (1) whole process
+function wholeProcess() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-bench-'));
+  const env = {
+    ...process.env,
+    HOME: tmp,
+    BUCKLER_CONFIG_HOME: path.join(tmp, 'config'),
+    BUCKLER_STATE_HOME: path.join(tmp, 'state'),
+    BUCKLER_DATA_HOME: path.join(tmp, 'data'),
+  };
+  delete env.BUCKLER_BYPASS;
+  delete env.RETHUNK_ALLOW_SHELL;
+  const cacheDir = path.join(tmp, 'state', 'cache');
+  const cursorBase = {
+    conversation_id: 'c1', generation_id: 'g1', model: 'm', session_id: 'c1', cursor_version: '2.6.14',
+    workspace_roots: ['/home/user/project'], user_email: null, transcript_path: null,
+  };
+  const payloads = {
+    'cursor deny (preToolUse: git push --force)': ['cursor', { ...cursorBase, hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'git push --force origin main', cwd: '/home/user/project' }, tool_use_id: 't1', cwd: '/home/user/project' }],
+    'cursor allow (beforeShellExecution: ls -la)': ['cursor', { ...cursorBase, hook_event_name: 'beforeShellExecution', command: 'ls -la', cwd: '/home/user/project', sandbox: false }],
+    'claude-code deny (PreToolUse Bash: git commit)': ['claude-code', { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/home/user/project', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git add -A && git commit -m wip' }, tool_use_id: 't2' }],
+  };
+  const scenarios = [];
+  for (const [name, [driver, payload]] of Object.entries(payloads)) {
+    for (const cache of ['warm', 'cold']) {
+      scenarios.push({ name: `${name}, cache ${cache}`, driver, input: JSON.stringify(payload), cache });
+    }
+  }
+  const timeOnce = (args, input) => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, args, { input, env, encoding: 'utf8' });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return { ms, stdout: r.stdout };
+  };
+  // Warm-up, and one sample reply per scenario for the record.
+  const sample = {};
+  for (const s of scenarios) {
+    for (let i = 0; i < 3; i++) sample[s.name] = timeOnce([bundle, '--driver', s.driver], s.input).stdout;
+    timeOnce(['-e', '0'], '');
+  }
+  const base = [];
+  const per = Object.fromEntries(scenarios.map((s) => [s.name, { ms: [], ratio: [] }]));
+  for (let i = 0; i < runs; i++) {
+    // Rotate the order each round so no scenario always runs right after the baseline.
+    const order = scenarios.map((_, j) => scenarios[(i + j) % scenarios.length]);
+    for (const s of order) {
+      if (s.cache === 'cold') fs.rmSync(cacheDir, { recursive: true, force: true });
+      const b = timeOnce(['-e', '0'], '').ms;
+      const h = timeOnce([bundle, '--driver', s.driver], s.input).ms;
+      base.push(b);
+      per[s.name].ms.push(h);
+      per[s.name].ratio.push(h / b);
+    }
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const rows = scenarios.map((s) => ({
+    scenario: s.name,
+    median_ms: median(per[s.name].ms),
+    median_ratio: median(per[s.name].ratio),
+    reply: sample[s.name].trim().slice(0, 120),
+  }));
+  return { runs_per_scenario: runs, node_e_0_median_ms: median(base), scenarios: rows };
+}
+
+// ---------------------------------------------------------------- (2) + (3) in process
+async function inProcess() {
+  const out = path.join(root, 'bench', 'results', '.inprocess.cjs');
+  await build({
+    entryPoints: [path.join(root, 'bench', 'inprocess.ts')],
+    outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    external: ['js-yaml', 'smol-toml'], logLevel: 'warning',
+  });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-bench-'));
+  const r = spawnSync(process.execPath, [out], {
+    encoding: 'utf8', maxBuffer: 64 << 20,
+    env: { ...process.env, HOME: tmp, BUCKLER_CONFIG_HOME: path.join(tmp, 'c'), BUCKLER_STATE_HOME: path.join(tmp, 's') },
+  });
+  fs.rmSync(tmp, { recursive: true, force: true });
+  if (r.status !== 0) throw new Error(`in-process benchmark failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+if (!fs.existsSync(bundle)) throw new Error('dist/buckler.cjs is missing: run npm run build');
+const results = { machine };
+console.log(`Buckler benchmarks — node ${machine.node}, ${machine.cpu} × ${machine.cores}, load ${machine.loadavg_at_start.join(' ')}`);
+
+if (only !== 'inprocess') {
+  results.whole_process = wholeProcess();
+  const wp = results.whole_process;
+  table(
+    `(1) Whole-process hook latency, ${wp.runs_per_scenario} interleaved pairs per scenario; node -e 0 median ${fmt(wp.node_e_0_median_ms, 1)} ms (target: warm ≤ 1.10×)`,
+    ['scenario', 'median ms', 'median ratio vs node -e 0'],
+    wp.scenarios.map((s) => [s.scenario, fmt(s.median_ms, 1), fmt(s.median_ratio) + '×']),
+  );
+}
+if (only !== 'process') {
+  const ip = await inProcess();
+  results.in_process = ip;
+  table('(2) In-process decisions (target: ≥ 200,000/s on typical one-liners)', ['workload', 'per decision', 'decisions/s'], [
+    [`${ip.typical.commands} typical agent one-liners`, `${fmt(ip.typical.us_per_decision)} µs`, Math.round(ip.typical.decisions_per_second).toLocaleString('en')],
+    ...ip.scripts.map((s) => [`${s.kb} KB script`, `${fmt(s.ms_per_decision, 3)} ms`, Math.round(1000 / s.ms_per_decision).toLocaleString('en')]),
+  ]);
+  table('(3a) Parse + evaluate vs input size (target: linear; 20 KB < 2 ms; ≤ 1 MB < 50 ms)', ['size', 'median ms', 'max ms', 'decision', 'parse only, no size cap (ms)'],
+    ip.size_growth.map((s) => [`${s.kb} KB`, fmt(s.median_ms, 3), fmt(s.max_ms, 3), s.outcome, fmt(s.parse_only_ms_unbounded, 3)]));
+  table('(3b) Parse + evaluate vs nesting depth (the depth bound answers first)', ['nesting', 'depth', 'bytes', 'median ms', 'max ms', 'decision'],
+    ip.depth_growth.map((s) => [s.kind, s.depth, s.bytes, fmt(s.median_ms, 3), fmt(s.max_ms, 3), s.outcome]));
+}
+const file = path.join(root, 'bench', 'results', 'latest.json');
+fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+fs.copyFileSync(file, path.join(root, 'bench', 'results', `${machine.date.slice(0, 19).replace(/[:T]/g, '-')}.json`));
+console.log(`\nJSON: ${path.relative(root, file)}`);

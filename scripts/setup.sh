@@ -1,0 +1,866 @@
+#!/usr/bin/env bash
+# Buckler's installer. See docs/install.md.
+#
+#   setup.sh install   [--from TARBALL | --from-registry [VERSION]] [--harness NAME]... [--no-hooks] [--online]
+#   setup.sh update    [--from TARBALL | --from-registry [VERSION]] [--harness NAME]... [--no-hooks] [--online]
+#   setup.sh update    --rollback
+#   setup.sh uninstall [--purge-config] [--force]
+#   setup.sh paths     [--json]
+#
+# No network access unless asked for (--from-registry, --online).
+# Bash 3.2 compatible (macOS): no associative arrays, no mapfile, no ${x,,}.
+set -euo pipefail
+# npm must not phone home (update checks, funding, audit) unless we ask it to fetch something.
+export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+
+# ------------------------------------------------------------------------------------------
+# Paths. MIRRORS src/paths.ts `resolvePaths`, `harnessHomeDir`, `harnessConfigFile` (user
+# scope), `homeFromEnv`, `isAbsoluteFor`, `joinFor`. Change both together, and docs/paths.md;
+# src/paths.parity.test.ts compares them over a matrix of environments.
+# ------------------------------------------------------------------------------------------
+
+# The functions assign to the variable named by their first argument (printf -v) instead of
+# printing: no subshell per call, so resolving every path costs no fork.
+
+# Sets BK_PLATFORM to Node's process.platform for this machine. BUCKLER_PLATFORM overrides it
+# for setup.sh only (the parity test computes Windows paths on Linux); the CLI ignores it.
+bk_platform() {
+  local forced=${BUCKLER_PLATFORM:-}
+  if [[ -n $forced ]]; then
+    case $forced in
+      win32 | linux | darwin | freebsd | openbsd | sunos | aix) BK_PLATFORM=$forced; return 0 ;;
+      *) bk_die "BUCKLER_PLATFORM='$forced' is not a Node platform name (win32, linux, darwin, …)" ;;
+    esac
+  fi
+  case $(uname -s) in
+    Linux) BK_PLATFORM=linux ;;
+    Darwin) BK_PLATFORM=darwin ;;
+    MINGW* | MSYS* | CYGWIN* | Windows_NT) BK_PLATFORM=win32 ;;
+    FreeBSD) BK_PLATFORM=freebsd ;;
+    OpenBSD) BK_PLATFORM=openbsd ;;
+    SunOS) BK_PLATFORM=sunos ;;
+    AIX) BK_PLATFORM=aix ;;
+    *) BK_PLATFORM=$(uname -s | tr '[:upper:]' '[:lower:]') ;;
+  esac
+}
+
+# isAbsoluteFor(platform, path)
+bk_is_absolute() {
+  local re='^([A-Za-z]:)?[\/]'
+  if [[ $BK_PLATFORM == win32 ]]; then
+    [[ $1 =~ $re ]]
+  else
+    [[ $1 == /* ]]
+  fi
+}
+
+# bk_join OUT BASE PART...: joinFor(platform, base, ...parts) — trailing separators of base
+# dropped, one separator per part, nothing normalised.
+bk_join() {
+  local _bk_out=$1 _bk_base=$2 _bk_sep=/ _bk_part _bk_r
+  shift 2
+  if [[ $BK_PLATFORM == win32 ]]; then
+    _bk_sep='\'
+    while [[ $_bk_base == *[\\/] ]]; do _bk_base=${_bk_base%?}; done
+  else
+    while [[ $_bk_base == */ ]]; do _bk_base=${_bk_base%/}; done
+  fi
+  _bk_r=$_bk_base
+  for _bk_part in "$@"; do _bk_r=$_bk_r$_bk_sep$_bk_part; done
+  printf -v "$_bk_out" '%s' "$_bk_r"
+}
+
+# bk_dir_var OUT NAME: the value of variable NAME when set, non-empty and absolute; else "".
+bk_dir_var() {
+  local _bk_val=${!2:-}
+  if [[ -n $_bk_val ]] && bk_is_absolute "$_bk_val"; then _bk_val=$_bk_val; else _bk_val=; fi
+  printf -v "$1" '%s' "$_bk_val"
+}
+
+# bk_posix_home OUT OVERRIDE XDG DEFAULT_PARENT...: the POSIX rule for data/config/state homes:
+# the override, else <XDG or DEFAULT_PARENT>/buckler.
+bk_posix_home() {
+  local _bk_out=$1 _bk_override=$2 _bk_xdg=$3 _bk_h
+  shift 3
+  bk_dir_var _bk_h "$_bk_override"
+  if [[ -z $_bk_h ]]; then
+    bk_dir_var _bk_h "$_bk_xdg"
+    [[ -n $_bk_h ]] || bk_join _bk_h "$BK_HOME" "$@"
+    bk_join _bk_h "$_bk_h" buckler
+  fi
+  printf -v "$_bk_out" '%s' "$_bk_h"
+}
+
+# Sets BK_PLATFORM, BK_HOME and BK_<PATH> for every entry of `resolvePaths`.
+bk_resolve_paths() {
+  bk_platform
+  if [[ $BK_PLATFORM == win32 ]]; then BK_HOME=${USERPROFILE:-}; else BK_HOME=${HOME:-}; fi
+  if [[ -z $BK_HOME ]]; then
+    if [[ $BK_PLATFORM == win32 ]]; then bk_die "USERPROFILE is not set"; else bk_die "HOME is not set"; fi
+  fi
+  local local_dir roaming
+  if [[ $BK_PLATFORM == win32 ]]; then
+    bk_dir_var local_dir LOCALAPPDATA
+    [[ -n $local_dir ]] || bk_join local_dir "$BK_HOME" AppData Local
+    bk_dir_var roaming APPDATA
+    [[ -n $roaming ]] || bk_join roaming "$BK_HOME" AppData Roaming
+    bk_dir_var BK_DATA_HOME BUCKLER_DATA_HOME
+    [[ -n $BK_DATA_HOME ]] || bk_join BK_DATA_HOME "$local_dir" Buckler
+    bk_dir_var BK_CONFIG_HOME BUCKLER_CONFIG_HOME
+    [[ -n $BK_CONFIG_HOME ]] || bk_join BK_CONFIG_HOME "$roaming" Buckler
+    bk_dir_var BK_STATE_HOME BUCKLER_STATE_HOME
+    [[ -n $BK_STATE_HOME ]] || bk_join BK_STATE_HOME "$local_dir" Buckler state
+  else
+    bk_posix_home BK_DATA_HOME BUCKLER_DATA_HOME XDG_DATA_HOME .local share
+    bk_posix_home BK_CONFIG_HOME BUCKLER_CONFIG_HOME XDG_CONFIG_HOME .config
+    bk_posix_home BK_STATE_HOME BUCKLER_STATE_HOME XDG_STATE_HOME .local state
+  fi
+  bk_dir_var BK_BIN_DIR BUCKLER_BIN_DIR
+  if [[ -z $BK_BIN_DIR ]]; then
+    if [[ $BK_PLATFORM == win32 ]]; then bk_join BK_BIN_DIR "$BK_DATA_HOME" bin; else bk_join BK_BIN_DIR "$BK_HOME" .local bin; fi
+  fi
+  bk_join BK_CONFIG_FILE "$BK_CONFIG_HOME" config.toml
+  bk_join BK_RULES_DIR "$BK_CONFIG_HOME" rules.d
+  bk_join BK_AUDIT_LOG "$BK_STATE_HOME" audit.jsonl
+  bk_join BK_CACHE_DIR "$BK_STATE_HOME" cache
+  bk_join BK_VERSIONS_DIR "$BK_DATA_HOME" versions
+  bk_join BK_CURRENT "$BK_DATA_HOME" current
+  if [[ $BK_PLATFORM == win32 ]]; then bk_join BK_LAUNCHER "$BK_BIN_DIR" buckler.cmd; else bk_join BK_LAUNCHER "$BK_BIN_DIR" buckler; fi
+  # harnessHomeDir / harnessConfigFile(…, 'user', …)
+  bk_join BK_CURSOR_HOME "$BK_HOME" .cursor
+  bk_join BK_CURSOR_USER "$BK_CURSOR_HOME" hooks.json
+  BK_CLAUDE_HOME=${CLAUDE_CONFIG_DIR:-}
+  [[ -n $BK_CLAUDE_HOME ]] || bk_join BK_CLAUDE_HOME "$BK_HOME" .claude
+  bk_join BK_CLAUDE_USER "$BK_CLAUDE_HOME" settings.json
+}
+
+# ------------------------------------------------------------------------------------------
+# Messages and small helpers
+# ------------------------------------------------------------------------------------------
+
+bk_say() { printf 'buckler setup: %s\n' "$*"; }
+bk_warn() { printf 'buckler setup: warning: %s\n' "$*" >&2; }
+bk_die() {
+  printf 'buckler setup: error: %s\n' "$*" >&2
+  exit 1
+}
+
+# bk_json_str S: sets BK_J to S as a JSON string literal.
+bk_json_str() {
+  local s=$1 c code u
+  s=${s//\\/\\\\}
+  s=${s//\"/\\\"}
+  s=${s//$'\n'/\\n}
+  s=${s//$'\t'/\\t}
+  s=${s//$'\r'/\\r}
+  if [[ $s == *[[:cntrl:]]* ]]; then
+    for code in 1 2 3 4 5 6 7 8 11 12 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 127; do
+      printf -v c "\\$(printf '%03o' "$code")"
+      printf -v u '\\u%04x' "$code"
+      s=${s//$c/$u}
+    done
+  fi
+  BK_J="\"$s\""
+}
+
+# Quotes one word for POSIX sh: 'it'\''s'.
+bk_sh_quote() {
+  local s=$1 out="'" q="'"
+  while [[ $s == *"$q"* ]]; do
+    out="$out${s%%"$q"*}'\\''"
+    s=${s#*"$q"}
+  done
+  printf '%s' "$out$s'"
+}
+
+bk_harness_home() {
+  case $1 in
+    cursor) printf '%s' "$BK_CURSOR_HOME" ;;
+    claude-code) printf '%s' "$BK_CLAUDE_HOME" ;;
+  esac
+}
+bk_harness_user_file() {
+  case $1 in
+    cursor) printf '%s' "$BK_CURSOR_USER" ;;
+    claude-code) printf '%s' "$BK_CLAUDE_USER" ;;
+  esac
+}
+
+# ------------------------------------------------------------------------------------------
+# paths
+# ------------------------------------------------------------------------------------------
+
+cmd_paths() {
+  local json=0
+  while (($#)); do
+    case $1 in
+      --json) json=1 ;;
+      *) bk_die "paths: unknown option '$1'" ;;
+    esac
+    shift
+  done
+  bk_resolve_paths
+  if ((json)); then
+    local key var out='{' sep=
+    for key in platform:BK_PLATFORM home:BK_HOME dataHome:BK_DATA_HOME configHome:BK_CONFIG_HOME \
+      stateHome:BK_STATE_HOME configFile:BK_CONFIG_FILE rulesDir:BK_RULES_DIR auditLog:BK_AUDIT_LOG \
+      cacheDir:BK_CACHE_DIR versionsDir:BK_VERSIONS_DIR current:BK_CURRENT binDir:BK_BIN_DIR \
+      launcher:BK_LAUNCHER; do
+      var=${key#*:}
+      bk_json_str "${!var}"
+      out="$out$sep\"${key%%:*}\": $BK_J"
+      sep=', '
+    done
+    bk_json_str "$BK_CURSOR_HOME"
+    out="$out, \"harnesses\": {\"cursor\": {\"home\": $BK_J"
+    bk_json_str "$BK_CURSOR_USER"
+    out="$out, \"user\": $BK_J}, \"claude-code\": {\"home\": "
+    bk_json_str "$BK_CLAUDE_HOME"
+    out="$out$BK_J, \"user\": "
+    bk_json_str "$BK_CLAUDE_USER"
+    printf '%s%s}}}\n' "$out" "$BK_J"
+  else
+    printf '%-20s %s\n' \
+      'data home' "$BK_DATA_HOME" 'config home' "$BK_CONFIG_HOME" 'state home' "$BK_STATE_HOME" \
+      'config file' "$BK_CONFIG_FILE" 'user rules' "$BK_RULES_DIR" 'audit log' "$BK_AUDIT_LOG" \
+      'cache' "$BK_CACHE_DIR" 'versions' "$BK_VERSIONS_DIR" 'current' "$BK_CURRENT" \
+      'bin dir' "$BK_BIN_DIR" 'launcher' "$BK_LAUNCHER" \
+      'cursor (user)' "$BK_CURSOR_USER" 'claude-code (user)' "$BK_CLAUDE_USER"
+  fi
+}
+
+# ------------------------------------------------------------------------------------------
+# Install state: $BK_DATA_HOME/setup-state, one "key value" per line.
+#   previous <version>          kept for --rollback
+#   launcher <path>             the launcher this script wrote
+#   hook <harness> <file>       a harness config this script wired (uninstall strips it)
+# ------------------------------------------------------------------------------------------
+
+bk_state_file() { printf '%s' "$BK_DATA_HOME/setup-state"; }
+
+# Prints the values of key $1, one per line.
+bk_state_get() {
+  local f k v
+  f=$(bk_state_file)
+  [[ -f $f ]] || return 0
+  while IFS=' ' read -r k v; do
+    [[ $k == "$1" ]] && printf '%s\n' "$v"
+  done <"$f"
+  return 0
+}
+
+# Writes the state file atomically from stdin.
+bk_state_write() {
+  local f
+  f=$(bk_state_file)
+  cat >"$f.tmp.$$"
+  mv -f "$f.tmp.$$" "$f"
+}
+
+# Replaces key $1 with value $2 (empty: removes it); keeps other keys.
+bk_state_set() {
+  local f k v
+  f=$(bk_state_file)
+  {
+    printf '# Written by Buckler scripts/setup.sh; read by its update and uninstall. Do not edit.\n'
+    if [[ -f $f ]]; then
+      while IFS=' ' read -r k v; do
+        [[ -z $k || $k == \#* || $k == "$1" ]] && continue
+        printf '%s %s\n' "$k" "$v"
+      done <"$f"
+    fi
+    [[ -z $2 ]] || printf '%s %s\n' "$1" "$2"
+  } | bk_state_write
+}
+
+# Adds the line "KEY VALUE" unless present (hook <harness> <file>, created <dir>).
+bk_state_add() {
+  local line f
+  while IFS= read -r line; do
+    [[ $line == "$2" ]] && return 0
+  done < <(bk_state_get "$1")
+  f=$(bk_state_file)
+  {
+    if [[ -f $f ]]; then cat "$f"; else printf '# Written by Buckler scripts/setup.sh; read by its update and uninstall. Do not edit.\n'; fi
+    printf '%s %s\n' "$1" "$2"
+  } | bk_state_write
+}
+
+# Records "created <dir>" for each missing directory from DIR up (outermost first), so that
+# uninstall can remove them again when they are empty: directories that did not exist before
+# Buckler was installed. Call after bk_lock (the state file lives in the data home).
+bk_note_missing() {
+  local probe=$1 d
+  local -a missing=()
+  while [[ -n $probe && $probe != / && ! -d $probe ]]; do
+    missing=("$probe" ${missing[@]+"${missing[@]}"})
+    probe=${probe%/*}
+  done
+  for d in ${missing[@]+"${missing[@]}"}; do bk_state_add created "$d"; done
+}
+
+# mkdir -p that remembers what it created (bk_note_missing).
+bk_mkdir_tracked() {
+  bk_note_missing "$1"
+  mkdir -p "$1"
+}
+
+# The version `current` points at, or nothing.
+bk_current_version() {
+  [[ -L $BK_CURRENT ]] || return 0
+  local target
+  target=$(readlink "$BK_CURRENT")
+  printf '%s' "${target##*/}"
+}
+
+# ------------------------------------------------------------------------------------------
+# Requirements, lock
+# ------------------------------------------------------------------------------------------
+
+bk_require_posix() {
+  if [[ $BK_PLATFORM == win32 ]]; then
+    bk_die "setup.sh $1 supports Linux and macOS only. On Windows, use WSL, or install the npm package (npm install -g buckler) and run 'buckler hooks merge --harness all'."
+  fi
+}
+
+bk_require_node() {
+  local found major
+  found=$(command -v node 2>/dev/null || true)
+  [[ -n $found ]] || bk_die "node is not on PATH; Buckler needs Node.js 20 or newer (https://nodejs.org)"
+  case $found in
+    /*) ;;
+    *) bk_die "'command -v node' gave '$found', not an absolute path" ;;
+  esac
+  major=$("$found" -p 'process.versions.node.split(".")[0]')
+  ((major >= 20)) || bk_die "Node.js $("$found" --version) is too old; Buckler needs 20 or newer"
+  NODE=$found
+}
+
+bk_require_npm() {
+  command -v npm >/dev/null 2>&1 || bk_die "npm is not on PATH (it comes with Node.js); it is needed to $1"
+}
+
+BK_LOCK=
+bk_lock() {
+  # Which of the data home's directories are new, before mkdir makes them exist.
+  local probe=$BK_DATA_HOME d
+  local -a missing=()
+  while [[ -n $probe && $probe != / && ! -d $probe ]]; do
+    missing=("$probe" ${missing[@]+"${missing[@]}"})
+    probe=${probe%/*}
+  done
+  mkdir -p "$BK_DATA_HOME"
+  BK_LOCK="$BK_DATA_HOME/.setup-lock"
+  if ! mkdir "$BK_LOCK" 2>/dev/null; then
+    BK_LOCK=
+    bk_die "another setup.sh is running (lock $BK_DATA_HOME/.setup-lock). If none is, remove that directory and retry."
+  fi
+  for d in ${missing[@]+"${missing[@]}"}; do
+    bk_state_add created "$d"
+    BK_NEW_DIRS="$d
+$BK_NEW_DIRS"
+  done
+}
+
+# Directories this run created for the data home, innermost first (see bk_cleanup).
+BK_NEW_DIRS=
+BK_TMP=
+bk_cleanup() {
+  [[ -z $BK_TMP ]] || rm -rf "$BK_TMP"
+  [[ -z $BK_LOCK ]] || rmdir "$BK_LOCK" 2>/dev/null || true
+  # A first install that failed before `current` existed leaves nothing behind.
+  if [[ -n $BK_NEW_DIRS && ! -e $BK_CURRENT && ! -L $BK_CURRENT ]]; then
+    rm -rf "$BK_VERSIONS_DIR"
+    rm -f "$BK_DATA_HOME/setup-state"
+    local d
+    while IFS= read -r d; do
+      [[ -z $d ]] || rmdir "$d" 2>/dev/null || true
+    done <<<"$BK_NEW_DIRS"
+  fi
+}
+
+bk_tmpdir() {
+  BK_TMP=$(mktemp -d "${TMPDIR:-/tmp}/buckler-setup.XXXXXX")
+}
+
+# ------------------------------------------------------------------------------------------
+# Getting a package tarball
+# ------------------------------------------------------------------------------------------
+
+# The checkout this script belongs to, when it is one (sources present, not an installed copy).
+bk_checkout_root() {
+  local root
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+  if [[ -f $root/package.json && -f $root/src/cli/main.ts ]]; then printf '%s' "$root"; fi
+}
+
+# hex digest of file $2 with algorithm $1 (sha256 | sha512)
+bk_digest() {
+  "$NODE" -e 'const c=require("crypto"),f=require("fs");process.stdout.write(c.createHash(process.argv[1]).update(f.readFileSync(process.argv[2])).digest(process.argv[3]))' "$1" "$2" "${3:-hex}"
+}
+
+# Verifies tarball $1 against every .sha256 / .sha512 / .asc / .sig file next to it.
+bk_verify_tarball() {
+  local tarball=$1 algo sum want got verified=0 sig
+  for algo in sha256 sha512; do
+    sum="$tarball.$algo"
+    [[ -f $sum ]] || continue
+    want=$(awk 'NF { print $1; exit }' "$sum")
+    [[ -n $want ]] || bk_die "$sum is empty"
+    if [[ $want == "$algo"-* ]]; then
+      got="$algo-$(bk_digest "$algo" "$tarball" base64)"
+    else
+      got=$(bk_digest "$algo" "$tarball")
+      want=$(printf '%s' "$want" | tr '[:upper:]' '[:lower:]')
+    fi
+    if [[ $got != "$want" ]]; then
+      bk_die "$algo of $tarball does not match $sum (expected $want, got $got). Not installing."
+    fi
+    bk_say "verified $algo of $(basename "$tarball")"
+    verified=1
+  done
+  for sig in "$tarball.asc" "$tarball.sig"; do
+    [[ -f $sig ]] || continue
+    command -v gpg >/dev/null 2>&1 || bk_die "$sig is given but gpg is not installed, so it cannot be checked. Not installing."
+    if ! gpg --batch --verify "$sig" "$tarball" 2>"$BK_TMP/gpg.err"; then
+      cat "$BK_TMP/gpg.err" >&2
+      bk_die "the signature $sig does not verify $tarball. Not installing."
+    fi
+    bk_say "verified signature $(basename "$sig")"
+    verified=1
+  done
+  if ((!verified)); then
+    bk_warn "no $(basename "$tarball").sha256, .sha512, .asc or .sig next to it: integrity not verified"
+  fi
+}
+
+# Sets BK_TARBALL (and BK_CHECKOUT when packing this checkout).
+bk_get_tarball() {
+  local from=$1 registry=$2 registry_version=$3 out
+  BK_CHECKOUT=
+  if [[ -n $from ]]; then
+    [[ -f $from ]] || bk_die "--from $from: no such file"
+    BK_TARBALL=$(cd "$(dirname "$from")" && pwd -P)/$(basename "$from")
+    bk_verify_tarball "$BK_TARBALL"
+  elif ((registry)); then
+    bk_require_npm "download from the registry"
+    bk_say "downloading buckler@${registry_version:-latest} from the npm registry (you asked for --from-registry)"
+    out=$(cd "$BK_TMP" && npm pack "buckler@${registry_version:-latest}" --json --pack-destination "$BK_TMP" 2>"$BK_TMP/npm.err") ||
+      { cat "$BK_TMP/npm.err" >&2; bk_die "npm pack buckler@${registry_version:-latest} failed"; }
+    BK_TARBALL="$BK_TMP/$(printf '%s' "$out" | "$NODE" -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0,"utf8"))[0].filename)')"
+  else
+    BK_CHECKOUT=$(bk_checkout_root)
+    [[ -n $BK_CHECKOUT ]] || bk_die "this setup.sh is not in a Buckler checkout; give --from TARBALL or --from-registry"
+    bk_require_npm "pack this checkout"
+    [[ -d $BK_CHECKOUT/node_modules/esbuild ]] ||
+      bk_die "$BK_CHECKOUT/node_modules has no esbuild: run 'npm ci' in the checkout first (it needs the network), then retry"
+    bk_say "building and packing $BK_CHECKOUT (npm pack)"
+    out=$(cd "$BK_CHECKOUT" && npm pack --offline --json --pack-destination "$BK_TMP" 2>"$BK_TMP/npm.err") ||
+      { cat "$BK_TMP/npm.err" >&2; bk_die "npm pack failed in $BK_CHECKOUT"; }
+    BK_TARBALL="$BK_TMP/$(printf '%s' "$out" | "$NODE" -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0,"utf8"))[0].filename)')"
+  fi
+}
+
+# ------------------------------------------------------------------------------------------
+# Runtime dependencies, offline first
+# ------------------------------------------------------------------------------------------
+
+# Copies the runtime dependency closure of package dir $1 from the node_modules dirs given
+# after it (first that has a package wins). Prints the names it could not find.
+bk_copy_deps() {
+  "$NODE" - "$@" <<'JS'
+const fs = require('fs'), path = require('path');
+const [dest, ...sources] = process.argv.slice(2);
+const read = (d) => { try { return JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8')); } catch { return null; } };
+const runtimeDeps = (pkg) => Object.keys({ ...(pkg.dependencies || {}), ...(pkg.optionalDependencies || {}) });
+const missing = [];
+const todo = runtimeDeps(read(dest) || {}).map((name) => ({ name, from: null }));
+const seen = new Set();
+while (todo.length) {
+  const { name, from } = todo.shift();
+  if (seen.has(name)) continue;
+  seen.add(name);
+  const target = path.join(dest, 'node_modules', name);
+  if (read(target)) continue;
+  // Nested copies travel with their parent; look in the parent's source first.
+  const dirs = from ? [from, ...sources] : sources;
+  const src = dirs.map((d) => path.join(d, name)).find((d) => read(d));
+  if (!src) { missing.push(name); continue; }
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.cpSync(src, target, { recursive: true, dereference: true });
+  const srcRoot = src.slice(0, src.length - name.length - 1);
+  for (const dep of runtimeDeps(read(src))) {
+    if (!read(path.join(target, 'node_modules', dep))) todo.push({ name: dep, from: srcRoot });
+  }
+}
+process.stdout.write(missing.join(' '));
+JS
+}
+
+# npm's own check that dir $1 has every runtime dependency in a satisfying version.
+bk_deps_ok() { (cd "$1" && npm ls --offline --omit=dev --all >/dev/null 2>&1); }
+
+bk_install_deps() {
+  local dir=$1 online=$2 deps missing src
+  local -a sources=()
+  deps=$("$NODE" -p 'Object.keys(require(process.argv[1]).dependencies||{}).join(" ")' "$dir/package.json")
+  [[ -n $deps ]] || return 0
+  [[ -z $BK_CHECKOUT ]] || sources+=("$BK_CHECKOUT/node_modules")
+  src=$(bk_checkout_root)
+  [[ -z $src || $src == "$BK_CHECKOUT" ]] || sources+=("$src/node_modules")
+  [[ ! -d $BK_CURRENT/node_modules ]] || sources+=("$(cd "$BK_CURRENT/node_modules" && pwd -P)")
+  if ((${#sources[@]})); then
+    missing=$(bk_copy_deps "$dir" "${sources[@]}")
+    if [[ -z $missing ]] && bk_deps_ok "$dir"; then
+      bk_say "runtime dependencies ($deps) copied from ${sources[0]%/node_modules}"
+      return 0
+    fi
+    rm -rf "$dir/node_modules"
+  fi
+  if (cd "$dir" && npm install --omit=dev --offline --ignore-scripts --no-audit --no-fund --no-package-lock >"$BK_TMP/npm.out" 2>&1); then
+    bk_say "runtime dependencies ($deps) installed from the npm cache (offline)"
+    return 0
+  fi
+  rm -rf "$dir/node_modules"
+  if ((online)); then
+    bk_say "fetching runtime dependencies ($deps) from the npm registry (you asked for --online)"
+    (cd "$dir" && npm install --omit=dev --ignore-scripts --no-audit --no-fund --no-package-lock >"$BK_TMP/npm.out" 2>&1) ||
+      { cat "$BK_TMP/npm.out" >&2; bk_die "npm install of the runtime dependencies failed"; }
+    return 0
+  fi
+  bk_die "the runtime dependencies ($deps) are not available offline (not in a checkout's node_modules, the current install, or the npm cache). Rerun with --online to let npm fetch them from the registry."
+}
+
+# ------------------------------------------------------------------------------------------
+# current pointer, launcher, hooks
+# ------------------------------------------------------------------------------------------
+
+# Points `current` at versions/$1 with one rename (readers never see it missing).
+bk_point_current() {
+  local tmp="$BK_CURRENT.tmp.$$"
+  ln -sfn "versions/$1" "$tmp"
+  if mv --version >/dev/null 2>&1; then mv -fT "$tmp" "$BK_CURRENT"; else mv -fh "$tmp" "$BK_CURRENT"; fi
+}
+
+BK_LAUNCHER_MARK="launcher written by Buckler's scripts/setup.sh"
+
+bk_is_our_launcher() { [[ -f $1 ]] && grep -qF "$BK_LAUNCHER_MARK" "$1"; }
+
+bk_check_launcher_free() {
+  if [[ -e $BK_LAUNCHER || -L $BK_LAUNCHER ]] && ! bk_is_our_launcher "$BK_LAUNCHER"; then
+    bk_die "$BK_LAUNCHER exists and was not written by setup.sh; move it away or set BUCKLER_BIN_DIR to another directory"
+  fi
+}
+
+bk_write_launcher() {
+  local bundle="$BK_CURRENT/dist/buckler.cjs"
+  bk_check_launcher_free
+  bk_mkdir_tracked "$BK_BIN_DIR"
+  {
+    printf '#!/bin/sh\n'
+    printf '# buckler %s; `setup.sh uninstall` removes it.\n' "$BK_LAUNCHER_MARK"
+    printf 'node=%s\n' "$(bk_sh_quote "$NODE")"
+    printf '[ -x "$node" ] || node=node\n'
+    printf 'exec "$node" %s "$@"\n' "$(bk_sh_quote "$bundle")"
+  } >"$BK_LAUNCHER.tmp.$$"
+  chmod 755 "$BK_LAUNCHER.tmp.$$"
+  mv -f "$BK_LAUNCHER.tmp.$$" "$BK_LAUNCHER"
+  bk_state_set launcher "$BK_LAUNCHER"
+}
+
+# Wires harnesses $@ (cursor, claude-code) through `buckler hooks merge`. Returns 1 if any failed.
+bk_wire_hooks() {
+  local h file failed=0 cmd
+  cmd=$(bk_sh_quote "$BK_LAUNCHER")
+  for h in "$@"; do
+    file=$(bk_harness_user_file "$h")
+    bk_state_add hook "$h $file"
+    if "$BK_LAUNCHER" hooks merge --harness "$h" --scope user --command "$cmd" >"$BK_TMP/hooks.out" 2>&1; then
+      bk_say "wired $h hooks in $file"
+    else
+      cat "$BK_TMP/hooks.out" >&2
+      bk_warn "could not wire $h hooks in $file (see above); fix it and rerun, or run: buckler hooks merge --harness $h --command $cmd"
+      failed=1
+    fi
+  done
+  return "$failed"
+}
+
+bk_check_harness_name() {
+  case $1 in
+    cursor | claude-code) ;;
+    *) bk_die "--harness $1: expected cursor, claude-code or all" ;;
+  esac
+}
+
+# ------------------------------------------------------------------------------------------
+# install / update
+# ------------------------------------------------------------------------------------------
+
+cmd_install() {
+  local mode=$1 from= registry=0 registry_version= online=0 no_hooks=0 rollback=0 h
+  local -a harnesses=()
+  shift
+  while (($#)); do
+    case $1 in
+      --from) [[ $# -ge 2 ]] || bk_die "--from needs a tarball path"; from=$2; shift ;;
+      --from=*) from=${1#--from=} ;;
+      --from-registry)
+        registry=1 online=1
+        if [[ $# -ge 2 && $2 != -* ]]; then registry_version=$2; shift; fi ;;
+      --from-registry=*) registry=1 online=1 registry_version=${1#--from-registry=} ;;
+      --online) online=1 ;;
+      --harness) [[ $# -ge 2 ]] || bk_die "--harness needs a name"; harnesses+=("$2"); shift ;;
+      --harness=*) harnesses+=("${1#--harness=}") ;;
+      --no-hooks) no_hooks=1 ;;
+      --rollback) [[ $mode == update ]] || bk_die "--rollback goes with update"; rollback=1 ;;
+      *) bk_die "$mode: unknown option '$1' (see docs/install.md)" ;;
+    esac
+    shift
+  done
+  [[ -z $from || $registry == 0 ]] || bk_die "give either --from or --from-registry, not both"
+  bk_resolve_paths
+  bk_require_posix "$mode"
+  bk_require_node
+  bk_check_launcher_free
+  bk_tmpdir
+  bk_lock
+  # Buckler itself creates these later (audit log, cache; config.toml is the person's).
+  bk_note_missing "$BK_STATE_HOME"
+  bk_note_missing "$BK_CONFIG_HOME"
+
+  local existing
+  existing=$(bk_current_version)
+  if [[ $mode == update && -z $existing ]]; then
+    bk_die "Buckler is not installed in $BK_DATA_HOME; run 'setup.sh install' first"
+  fi
+  if ((rollback)); then
+    bk_rollback "$existing"
+    return
+  fi
+
+  # Which harnesses to wire: update re-wires the recorded ones; then the named ones, or (install
+  # without --harness) those whose directory exists. Each once.
+  local -a wire=()
+  local rec listed
+  if ((!no_hooks)); then
+    local -a want=()
+    if [[ $mode == update ]]; then
+      while IFS=' ' read -r h rec; do [[ -z $h ]] || want+=("$h"); done < <(bk_state_get hook)
+    fi
+    if ((${#harnesses[@]})); then
+      for h in "${harnesses[@]}"; do
+        if [[ $h == all ]]; then want+=(cursor claude-code); else bk_check_harness_name "$h"; want+=("$h"); fi
+      done
+    elif [[ $mode == install ]]; then
+      for h in cursor claude-code; do
+        [[ ! -d $(bk_harness_home "$h") ]] || want+=("$h")
+      done
+    fi
+    for h in ${want[@]+"${want[@]}"}; do
+      listed=" ${wire[*]-} "
+      [[ $listed == *" $h "* ]] || wire+=("$h")
+    done
+  fi
+
+  bk_get_tarball "$from" "$registry" "$registry_version"
+  mkdir -p "$BK_TMP/x"
+  tar -xzf "$BK_TARBALL" -C "$BK_TMP/x" || bk_die "$BK_TARBALL is not a readable .tgz"
+  local pkg="$BK_TMP/x/package" name version
+  [[ -f $pkg/package.json ]] || bk_die "$BK_TARBALL has no package/package.json; is it an npm pack tarball?"
+  name=$("$NODE" -p 'require(process.argv[1]).name' "$pkg/package.json")
+  version=$("$NODE" -p 'require(process.argv[1]).version' "$pkg/package.json")
+  [[ $name == buckler ]] || bk_die "$BK_TARBALL holds package '$name', not buckler"
+  [[ $version =~ ^[0-9A-Za-z][0-9A-Za-z.+-]*$ ]] || bk_die "$BK_TARBALL has an unusable version '$version'"
+  [[ -f $pkg/dist/buckler.cjs ]] || bk_die "$BK_TARBALL has no dist/buckler.cjs"
+
+  mkdir -p "$BK_VERSIONS_DIR"
+  local stage="$BK_VERSIONS_DIR/.staging-$version-$$" target="$BK_VERSIONS_DIR/$version"
+  rm -rf "$stage"
+  mv "$pkg" "$stage"
+  bk_install_deps "$stage" "$online"
+  local said
+  said=$("$NODE" "$stage/dist/buckler.cjs" --version 2>&1) || bk_die "the new bundle does not start: $said"
+
+  # Replace versions/<version> (a reinstall of the same version): two renames.
+  if [[ -e $target ]]; then
+    mv "$target" "$BK_VERSIONS_DIR/.old-$version-$$"
+  fi
+  mv "$stage" "$target"
+  rm -rf "$BK_VERSIONS_DIR/.old-$version-$$"
+  bk_point_current "$version"
+  bk_say "installed buckler $version in $target (reports $said); current -> versions/$version"
+
+  # Keep the previous version for --rollback; remove any older one.
+  local previous
+  previous=$(bk_state_get previous | tail -n 1)
+  if [[ -n $existing && $existing != "$version" ]]; then previous=$existing; fi
+  [[ $previous != "$version" ]] || previous=
+  bk_state_set previous "$previous"
+  bk_prune_versions "$version" "$previous"
+
+  bk_write_launcher
+  bk_say "launcher: $BK_LAUNCHER"
+
+  local status=0
+  if ((${#wire[@]})); then
+    bk_wire_hooks "${wire[@]}" || status=1
+  elif [[ $mode == install && $no_hooks == 0 ]]; then
+    bk_say "no harness found (~/.cursor, ~/.claude); wire one later with: setup.sh update --harness cursor|claude-code"
+  fi
+  bk_path_hint
+  return "$status"
+}
+
+# Removes every versions/* except the names given.
+bk_prune_versions() {
+  local d base keep
+  for d in "$BK_VERSIONS_DIR"/* "$BK_VERSIONS_DIR"/.staging-* "$BK_VERSIONS_DIR"/.old-*; do
+    [[ -e $d ]] || continue
+    base=${d##*/}
+    for keep in "$@"; do
+      [[ -n $keep && $base == "$keep" ]] && continue 2
+    done
+    rm -rf "$d"
+    bk_say "removed old version $base"
+  done
+}
+
+bk_rollback() {
+  local existing=$1 previous
+  previous=$(bk_state_get previous | tail -n 1)
+  [[ -n $previous ]] || bk_die "no previous version is kept; nothing to roll back to"
+  [[ -f $BK_VERSIONS_DIR/$previous/dist/buckler.cjs ]] || bk_die "the previous version $previous is missing from $BK_VERSIONS_DIR"
+  bk_point_current "$previous"
+  bk_state_set previous "$existing"
+  bk_say "rolled back: current -> versions/$previous (versions/$existing kept; 'update --rollback' again returns to it)"
+  local -a wire=()
+  local h rec
+  while IFS=' ' read -r h rec; do [[ -z $h ]] || wire+=("$h"); done < <(bk_state_get hook)
+  if [[ -x $BK_LAUNCHER ]] && ((${#wire[@]})); then bk_wire_hooks "${wire[@]}"; fi
+}
+
+bk_path_hint() {
+  case ":$PATH:" in
+    *":$BK_BIN_DIR:"*) ;;
+    *) bk_say "note: $BK_BIN_DIR is not on your PATH; add it, e.g. export PATH=\"$BK_BIN_DIR:\$PATH\"" ;;
+  esac
+}
+
+# ------------------------------------------------------------------------------------------
+# uninstall
+# ------------------------------------------------------------------------------------------
+
+cmd_uninstall() {
+  local purge=0 force=0
+  while (($#)); do
+    case $1 in
+      --purge-config) purge=1 ;;
+      --force) force=1 ;;
+      *) bk_die "uninstall: unknown option '$1' (see docs/install.md)" ;;
+    esac
+    shift
+  done
+  bk_resolve_paths
+  bk_require_posix uninstall
+  bk_require_node
+  local installed=0
+  [[ ! -f $(bk_state_file) && ! -e $BK_CURRENT && ! -L $BK_CURRENT ]] || installed=1
+  bk_tmpdir
+  bk_lock
+
+  # The program that strips: the installed bundle, run directly.
+  local bundle="$BK_CURRENT/dist/buckler.cjs" h file failed=0
+  local -a hooks=()
+  while IFS=' ' read -r h file; do [[ -z $h ]] || hooks+=("$h $file"); done < <(bk_state_get hook)
+  local entry
+  for entry in ${hooks[@]+"${hooks[@]}"}; do
+    h=${entry%% *}
+    file=${entry#* }
+    if [[ ! -f $file ]]; then
+      bk_say "$h: $file no longer exists; nothing to strip"
+      continue
+    fi
+    if [[ ! -f $bundle ]]; then
+      bk_warn "cannot strip $h hooks from $file: $bundle is missing"
+      failed=1
+      continue
+    fi
+    # The file recorded at install time wins over today's CLAUDE_CONFIG_DIR.
+    if (if [[ $h == claude-code ]]; then export CLAUDE_CONFIG_DIR="${file%/*}"; fi
+      "$NODE" "$bundle" hooks strip --harness "$h" --scope user >"$BK_TMP/hooks.out" 2>&1); then
+      bk_say "removed Buckler's $h hooks from $file"
+    else
+      cat "$BK_TMP/hooks.out" >&2
+      bk_warn "could not strip $h hooks from $file (see above)"
+      failed=1
+    fi
+  done
+  if ((failed && !force)); then
+    bk_die "stopped before removing anything else, so you can fix the above and rerun; 'uninstall --force' removes Buckler anyway and leaves those hook entries"
+  fi
+
+  local launcher created
+  created=$(bk_state_get created)
+  launcher=$(bk_state_get launcher | tail -n 1)
+  [[ -n $launcher ]] || launcher=$BK_LAUNCHER
+  if bk_is_our_launcher "$launcher"; then
+    rm -f "$launcher"
+    bk_say "removed $launcher"
+  elif [[ -e $launcher ]]; then
+    bk_warn "left $launcher alone: setup.sh did not write it"
+  fi
+  local what
+  for what in "$BK_VERSIONS_DIR" "$BK_CURRENT" "$BK_CACHE_DIR"; do
+    if [[ -e $what || -L $what ]]; then
+      rm -rf "$what"
+      bk_say "removed $what"
+    fi
+  done
+  rm -f "$(bk_state_file)"
+  if ((purge)); then
+    rm -f "$BK_CONFIG_FILE" "$BK_AUDIT_LOG"
+    rm -rf "$BK_RULES_DIR"
+    bk_say "removed $BK_CONFIG_FILE, $BK_RULES_DIR and $BK_AUDIT_LOG (--purge-config)"
+  else
+    [[ ! -e $BK_CONFIG_FILE && ! -e $BK_RULES_DIR ]] ||
+      bk_say "kept your configuration in $BK_CONFIG_HOME (uninstall --purge-config removes it)"
+    [[ ! -e $BK_AUDIT_LOG ]] || bk_say "kept the audit log $BK_AUDIT_LOG (uninstall --purge-config removes it)"
+  fi
+  # Only directories that are now empty; never anything of the person's.
+  rmdir "$BK_LOCK" 2>/dev/null && BK_LOCK=
+  rmdir "$BK_DATA_HOME" "$BK_STATE_HOME" "$BK_CONFIG_HOME" 2>/dev/null || true
+  # Directories setup.sh created (innermost first), when nothing else has moved in.
+  local d
+  while IFS= read -r d; do
+    [[ -z $d ]] || rmdir "$d" 2>/dev/null || true
+  done < <(printf '%s\n' "$created" | awk '{ a[NR] = $0 } END { for (i = NR; i > 0; i--) print a[i] }')
+  if ((installed)); then bk_say "Buckler is uninstalled"; else bk_say "Buckler was not installed in $BK_DATA_HOME; nothing else to remove"; fi
+}
+
+# ------------------------------------------------------------------------------------------
+
+bk_usage() {
+  sed -n '4,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+bk_main() {
+  trap bk_cleanup EXIT
+  local cmd=${1:-}
+  [[ $# -eq 0 ]] || shift
+  case $cmd in
+    install | update) cmd_install "$cmd" "$@" ;;
+    uninstall) cmd_uninstall "$@" ;;
+    paths) cmd_paths "$@" ;;
+    -h | --help | help) bk_usage ;;
+    '') bk_usage >&2; exit 2 ;;
+    *) printf 'buckler setup: unknown command %s\n' "$cmd" >&2; bk_usage >&2; exit 2 ;;
+  esac
+}
+
+# Parsed whole before it runs, so replacing this file mid-run (update, uninstall) is harmless.
+# When sourced (the parity test does, to run many environments in one process) it only defines.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+  bk_main "$@"
+  exit
+fi

@@ -1,0 +1,20 @@
+/**
+ * The Claude Code adapter (protocol: Claude Code 2.1.332 / agent SDK 0.3.332, 2026-11-24).
+ * See docs/adapters/claude-code.md.
+ */
+import type { Adapter } from '../adapter.ts';
+import { adaptClaudeCodeInput } from './input.ts';
+import { adaptClaudeCodeOutput, claudeCodeIsBeforeAction, claudeCodeIsBlocking } from './output.ts';
+import { CLAUDE_CODE_EVENTS } from './types.ts';
+
+export const claudeCodeAdapter: Adapter = {
+  name: 'claude-code',
+  title: 'Claude Code',
+  protocol: { artefact: '@anthropic-ai/claude-code', version: '2.1.332', date: '2026-11-24' },
+  events: CLAUDE_CODE_EVENTS,
+  eventField: 'hook_event_name',
+  adaptInput: adaptClaudeCodeInput,
+  adaptOutput: adaptClaudeCodeOutput,
+  isBeforeAction: claudeCodeIsBeforeAction,
+  isBlocking: claudeCodeIsBlocking,
+};

@@ -1,0 +1,73 @@
+/**
+ * Claude Code event → PolicyInput. The events Buckler gates are read strictly (a wrong or
+ * missing field is a PolicyError); every other event becomes `unknown_harness_event`, read
+ * leniently.
+ */
+import { POLICY_IO_VERSION, PolicyError, type PolicyInput, type SessionInfo, type Trigger } from '../../core/contract.ts';
+import {
+  isObject,
+  lenientString,
+  optNonEmpty,
+  optObject,
+  optString,
+  payloadObject,
+  reqString,
+  type JsonObject,
+} from '../payload.ts';
+import { CLAUDE_CODE_SHELL_TOOLS } from './types.ts';
+
+const TOOL_TRIGGERS: Readonly<Record<string, Trigger>> = {
+  PreToolUse: 'pre_shell_tool',
+  PostToolUse: 'post_tool_success',
+  PostToolUseFailure: 'post_tool_failure',
+  // A shell command embedded in a skill, run without a Bash tool call: gated like one.
+  PreSkillShellCommand: 'pre_shell_exec',
+};
+
+function sessionOf(sessionId: string | undefined, cwd: string | undefined): SessionInfo {
+  const s: SessionInfo = {};
+  if (sessionId !== undefined) s.conversation_id = sessionId;
+  if (cwd !== undefined) s.workspace_roots = [cwd];
+  return s;
+}
+
+function base(event: string, trigger: Trigger, s: SessionInfo): PolicyInput {
+  const input: PolicyInput = { policy_io_version: POLICY_IO_VERSION, trigger, harness: 'claude-code', event };
+  if (Object.keys(s).length > 0) input.session = s;
+  return input;
+}
+
+function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput {
+  const where = `Claude Code ${event}`;
+  const cwd = optNonEmpty(o, 'cwd', where);
+  const input = base(event, trigger, sessionOf(optString(o, 'session_id', where), cwd));
+  const name = reqString(o, 'tool_name', where);
+  const toolInput = optObject(o, 'tool_input', where);
+  input.tool = toolInput === undefined ? { name } : { name, input: toolInput };
+  if (CLAUDE_CODE_SHELL_TOOLS.includes(name)) {
+    if (toolInput === undefined) throw new PolicyError('bad_payload', `${where}: the ${name} tool call has no "tool_input"`);
+    const command = reqString(toolInput, 'command', `${where} ${name} tool_input`);
+    input.shell = cwd === undefined ? { command } : { command, cwd };
+  }
+  return input;
+}
+
+/** Events Buckler does not gate: carried for user rules on `unknown_harness_event`, never judged. */
+function otherEvent(o: JsonObject, event: string): PolicyInput {
+  const input = base(event, 'unknown_harness_event', sessionOf(lenientString(o, 'session_id'), lenientString(o, 'cwd')));
+  const toolName = lenientString(o, 'tool_name');
+  if (toolName !== undefined) {
+    input.tool = isObject(o.tool_input) ? { name: toolName, input: o.tool_input } : { name: toolName };
+  }
+  return input;
+}
+
+export function adaptClaudeCodeInput(raw: unknown): PolicyInput {
+  const o = payloadObject(raw, 'Claude Code');
+  const event = o.hook_event_name;
+  if (typeof event !== 'string' || event === '') {
+    throw new PolicyError('bad_payload', 'Claude Code hook payload: "hook_event_name" is missing or not a string');
+  }
+  const trigger = TOOL_TRIGGERS[event];
+  return trigger === undefined ? otherEvent(o, event) : toolEvent(o, event, trigger);
+}

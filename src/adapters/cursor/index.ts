@@ -1,0 +1,17 @@
+/** The Cursor adapter (protocol: @cursor/sdk 1.0.32, 2026-09-22). See docs/adapters/cursor.md. */
+import type { Adapter } from '../adapter.ts';
+import { adaptCursorInput } from './input.ts';
+import { adaptCursorOutput, cursorIsBeforeAction, cursorIsBlocking } from './output.ts';
+import { CURSOR_EVENTS } from './types.ts';
+
+export const cursorAdapter: Adapter = {
+  name: 'cursor',
+  title: 'Cursor',
+  protocol: { artefact: '@cursor/sdk', version: '1.0.32', date: '2026-09-22' },
+  events: CURSOR_EVENTS,
+  eventField: 'hook_event_name',
+  adaptInput: adaptCursorInput,
+  adaptOutput: adaptCursorOutput,
+  isBeforeAction: cursorIsBeforeAction,
+  isBlocking: cursorIsBlocking,
+};

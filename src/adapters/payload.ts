@@ -1,0 +1,92 @@
+/**
+ * Small, strict readers for native hook payloads. A field that is present with the wrong
+ * type is a PolicyError (`bad_payload`), never a guess; a field that is absent is undefined.
+ */
+import { PolicyError } from '../core/contract.ts';
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The payload as an object; anything else (array, string, null) is a bad input. */
+export function payloadObject(raw: unknown, harness: string): JsonObject {
+  if (isObject(raw)) return raw;
+  const kind = Array.isArray(raw) ? 'a JSON array' : raw === null ? 'null' : `a JSON ${typeof raw}`;
+  throw new PolicyError('bad_input', `the ${harness} hook payload is ${kind}, not a JSON object`);
+}
+
+function bad(where: string, key: string, want: string, got: unknown): PolicyError {
+  const kind = got === null ? 'null' : Array.isArray(got) ? 'an array' : `a ${typeof got}`;
+  return new PolicyError('bad_payload', `${where}: "${key}" must be ${want}, got ${kind}`);
+}
+
+export function reqString(o: JsonObject, key: string, where: string): string {
+  const v = o[key];
+  if (v === undefined) throw new PolicyError('bad_payload', `${where}: "${key}" is missing`);
+  if (typeof v !== 'string') throw bad(where, key, 'a string', v);
+  return v;
+}
+
+export function optString(o: JsonObject, key: string, where: string): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw bad(where, key, 'a string', v);
+  return v;
+}
+
+/** Like optString, but an empty string counts as missing (Cursor sends `cwd: ""`). */
+export function optNonEmpty(o: JsonObject, key: string, where: string): string | undefined {
+  const v = optString(o, key, where);
+  return v === '' ? undefined : v;
+}
+
+export function optStringArray(o: JsonObject, key: string, where: string): string[] | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw bad(where, key, 'an array of strings', v);
+  return v as string[];
+}
+
+export function optObject(o: JsonObject, key: string, where: string): JsonObject | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (!isObject(v)) throw bad(where, key, 'an object', v);
+  return v;
+}
+
+/** A field read without judging it: the value when it has the wanted type, else undefined. */
+export function lenientString(o: JsonObject, key: string): string | undefined {
+  const v = o[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+export function lenientStringArray(o: JsonObject, key: string): string[] | undefined {
+  const v = o[key];
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+}
+
+/** The event name of a parsed payload, when it has a readable one. */
+export function eventNameOf(raw: unknown, field: string): string | undefined {
+  if (!isObject(raw)) return undefined;
+  const v = raw[field];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * The event name of a payload that did not parse (truncated, invalid UTF-8, …), read as a
+ * top-level `"field": "name"` pair. Only an unambiguous answer counts: two different names
+ * → undefined, and callers then treat the event as unknown (fail closed). A JSON string
+ * inside the payload cannot fake the pair: its quotes are escaped (`\"`).
+ */
+export function eventNameFromText(text: string, field: string): string | undefined {
+  const re = new RegExp(`(?:^|[{,])\\s*"${field}"\\s*:\\s*"([A-Za-z_][A-Za-z0-9_]*)"`, 'g');
+  let found: string | undefined;
+  for (const m of text.matchAll(re)) {
+    const name = m[1];
+    if (found !== undefined && name !== found) return undefined;
+    found = name;
+  }
+  return found;
+}

@@ -1,0 +1,33 @@
+/**
+ * The supported harnesses: name → adapter. Adding a harness means adding it here, with its
+ * folder, fixtures and doc page; the conformance suite fails until all four exist.
+ */
+import type { Adapter } from './adapter.ts';
+import { claudeCodeAdapter } from './claude-code/index.ts';
+import { cursorAdapter } from './cursor/index.ts';
+import { eventNameFromText } from './payload.ts';
+
+export const ADAPTERS: Readonly<Record<string, Adapter>> = {
+  cursor: cursorAdapter,
+  'claude-code': claudeCodeAdapter,
+};
+
+/** Driver name used when neither `--driver` nor `BUCKLER_DRIVER` names one. */
+export const DEFAULT_DRIVER = 'cursor';
+
+export const HARNESS_NAMES: readonly string[] = Object.keys(ADAPTERS);
+
+export function getAdapter(name: string): Adapter | undefined {
+  return Object.hasOwn(ADAPTERS, name) ? ADAPTERS[name] : undefined;
+}
+
+/**
+ * The adapter whose harness sends the event named in this payload text (parsed or not). Used
+ * only to answer a misnamed driver in a shape its harness understands.
+ */
+export function adapterForPayload(text: string): Adapter | undefined {
+  return Object.values(ADAPTERS).find((a) => {
+    const event = eventNameFromText(text, a.eventField);
+    return event !== undefined && a.events.includes(event);
+  });
+}

@@ -1,0 +1,175 @@
+/**
+ * The import direction of style.md, for every file under src/:
+ *
+ *     shell, grammars  →  core  →  packs, adapters, audit  →  installers  →  cli
+ *
+ * Imports are read with regular expressions (static, dynamic, re-exports, require). The core and
+ * what it builds on stay pure: no Node modules, no packages, no process, no clock, no randomness.
+ * Only src/cli touches `process`; only packs/runtime.ts reads pack files from disk.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.dirname(new URL(import.meta.url).pathname);
+
+type Layer = 'shell' | 'grammars' | 'core' | 'packs' | 'adapters' | 'audit' | 'installers' | 'cli' | 'paths';
+
+/** What each folder may import from src/ (its own folder always). `*`: anything. */
+const MAY_IMPORT: Record<Layer, readonly Layer[] | '*'> = {
+  shell: [],
+  grammars: [],
+  core: ['shell', 'grammars'],
+  packs: ['core', 'grammars', 'paths'],
+  adapters: ['core'],
+  audit: ['core', 'paths'],
+  installers: ['adapters', 'core', 'paths'],
+  cli: '*',
+  paths: [],
+};
+
+/** Node modules that reach outside the process's own memory. */
+const IO_MODULES = new Set([
+  'fs', 'fs/promises', 'child_process', 'os', 'process', 'net', 'http', 'https', 'http2', 'dgram',
+  'cluster', 'worker_threads', 'tty', 'readline', 'inspector', 'dns', 'tls', 'module', 'v8', 'vm',
+]);
+
+/** Folders that must stay pure: no Node modules or packages at all, no process, clock or randomness. */
+const PURE: ReadonlySet<Layer> = new Set(['shell', 'grammars', 'core']);
+/** Folders that may not do I/O through Node modules (they translate data). */
+const NO_IO: ReadonlySet<Layer> = new Set(['adapters']);
+/** Packages a non-test file of a folder may import. */
+const PACKAGES: Partial<Record<Layer, readonly string[]>> = { packs: ['js-yaml', 'smol-toml'] };
+/** The only packs files allowed Node I/O modules, and which. */
+const PACKS_IO: Record<string, readonly string[]> = {
+  'packs/runtime.ts': ['fs', 'os'],
+  'packs/yaml.ts': ['module'],
+  'packs/config.ts': ['module'],
+};
+
+function walk(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : walk(p);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+function stripComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}
+
+export function importsOf(text: string): string[] {
+  const code = stripComments(text);
+  const out: string[] = [];
+  const patterns = [
+    /\b(?:import|export)\s+(?:type\s+)?[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  for (const re of patterns) for (const m of code.matchAll(re)) out.push(m[1]!);
+  return out;
+}
+
+function layerOf(rel: string): Layer | null {
+  if (rel === 'paths.ts') return 'paths';
+  const top = rel.split('/')[0]!;
+  return top in MAY_IMPORT ? (top as Layer) : null;
+}
+
+/** Tests and test-only helpers (`x.test.ts`, `x.testing.ts`, `testing.ts`, anything under `testdata/`). */
+const isTest = (rel: string): boolean => /(^|[./])(test|testing)\.ts$/.test(rel) || /(^|\/)testdata\//.test(rel);
+
+function problemsOf(rel: string, text: string): string[] {
+  const layer = layerOf(rel);
+  if (layer === null) return isTest(rel) || rel === 'architecture.test.ts' ? [] : [`${rel}: file outside the known folders`];
+  const out: string[] = [];
+  const code = stripComments(text);
+  for (const spec of importsOf(text)) {
+    if (spec.startsWith('.')) {
+      const target = path.relative(SRC, path.resolve(SRC, path.dirname(rel), spec));
+      const to = layerOf(target);
+      if (to === null || target.startsWith('..')) {
+        out.push(`${rel}: imports ${spec}, outside src/`);
+        continue;
+      }
+      if (isTest(rel)) {
+        // Tests may reach further, but the core's tests stay harness- and CLI-free (seed rule).
+        if (layer === 'core' && !['core', 'shell', 'grammars'].includes(to)) out.push(`${rel}: core test imports ${to} (${spec})`);
+        continue;
+      }
+      const may = MAY_IMPORT[layer];
+      if (to !== layer && may !== '*' && !may.includes(to)) out.push(`${rel}: ${layer} may not import ${to} (${spec})`);
+      continue;
+    }
+    if (isTest(rel)) continue;
+    const node = spec.startsWith('node:') ? spec.slice(5) : null;
+    if (node !== null) {
+      if (PURE.has(layer)) out.push(`${rel}: ${layer} must stay pure, imports ${spec}`);
+      else if (NO_IO.has(layer) && IO_MODULES.has(node)) out.push(`${rel}: ${layer} may not do I/O, imports ${spec}`);
+      else if (layer === 'packs' && IO_MODULES.has(node) && !(PACKS_IO[rel] ?? []).includes(node)) {
+        out.push(`${rel}: only packs/runtime.ts reads from disk, imports ${spec}`);
+      }
+      continue;
+    }
+    const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+    if (layer !== 'cli' && !(PACKAGES[layer] ?? []).includes(pkg)) out.push(`${rel}: ${layer} may not import the package ${pkg}`);
+  }
+  if (!isTest(rel)) {
+    if (layer !== 'cli' && /\bprocess\s*\.|\bprocess\s*\[|globalThis\s*\.\s*process\b/.test(code)) out.push(`${rel}: only src/cli touches process`);
+    if (PURE.has(layer) && /\bDate\s*\.\s*now\b|\bnew\s+Date\b|\bperformance\s*\.\s*now\b|\bMath\s*\.\s*random\b/.test(code)) {
+      out.push(`${rel}: ${layer} must not read the clock or use randomness`);
+    }
+  }
+  return out;
+}
+
+describe('architecture: import direction and purity', () => {
+  const files = walk(SRC).map((f) => path.relative(SRC, f).split(path.sep).join('/'));
+
+  it('finds the source tree', () => {
+    expect(files).toContain('core/evaluate.ts');
+    expect(files).toContain('cli/main.ts');
+  });
+
+  it('every file of src/ keeps the direction', () => {
+    const problems = files.flatMap((rel) => problemsOf(rel, fs.readFileSync(path.join(SRC, rel), 'utf8')));
+    expect(problems).toEqual([]);
+  });
+
+  describe('the check itself fails when it should', () => {
+    it.each<[string, string, RegExp]>([
+      ['core/x.ts', "import { run } from '../cli/check.ts';", /core may not import cli/],
+      ['core/x.ts', "import type { Adapter } from '../adapters/adapter.ts';", /core may not import adapters/],
+      ['core/x.ts', "export { plan } from '../installers/planner.ts';", /core may not import installers/],
+      ['core/x.ts', "const m = await import('../packs/runtime.ts');", /core may not import packs/],
+      ['core/x.ts', "import fs from 'node:fs';", /core must stay pure/],
+      ['core/x.ts', "import {\n  readFileSync,\n} from 'node:fs';", /core must stay pure/],
+      ['core/x.ts', "const y = require('js-yaml');", /may not import the package js-yaml/],
+      ['core/x.ts', 'const home = process.env.HOME;', /only src\/cli touches process/],
+      ['core/x.ts', 'const t = Date.now();', /clock/],
+      ['shell/x.ts', "import { evaluate } from '../core/evaluate.ts';", /shell may not import core/],
+      ['grammars/x.ts', "import { x } from '../shell/index.ts';", /grammars may not import shell/],
+      ['packs/x.ts', "import { run } from '../cli/main.ts';", /packs may not import cli/],
+      ['packs/schema.ts', "import fs from 'node:fs';", /only packs\/runtime.ts reads from disk/],
+      ['adapters/x.ts', "import { loadRuntimePolicy } from '../packs/runtime.ts';", /adapters may not import packs/],
+      ['adapters/x.ts', "import fs from 'node:fs';", /adapters may not do I\/O/],
+      ['installers/x.ts', "import { run } from '../cli/hooks.ts';", /installers may not import cli/],
+      ['audit/x.ts', "import { x } from '../installers/apply.ts';", /audit may not import installers/],
+      ['core/x.test.ts', "import { handleHook } from '../cli/driver.ts';", /core test imports cli/],
+    ])('%s: %s', (rel, text, message) => {
+      expect(problemsOf(rel, text).join('\n')).toMatch(message);
+    });
+
+    it.each<[string, string]>([
+      ['core/x.ts', "import { analyzeCommandLine } from '../shell/index.ts';"],
+      ['core/x.ts', '// process.env is not used here\nexport const a = 1;'],
+      ['packs/runtime.ts', "import fs from 'node:fs';"],
+      ['cli/x.ts', "import { loadRuntimePolicy } from '../packs/runtime.ts';\nprocess.exitCode = 1;"],
+      ['installers/x.ts', "import type { Adapter } from '../adapters/adapter.ts';"],
+    ])('allows %s: %s', (rel, text) => {
+      expect(problemsOf(rel, text)).toEqual([]);
+    });
+  });
+});

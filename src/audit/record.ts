@@ -1,0 +1,117 @@
+/**
+ * The audit record: one JSON line per decision. Pure: built from the decision, the input it
+ * was about and the time, with secrets redacted and oversized text truncated — and the
+ * record says which fields it redacted or truncated (docs/audit-log.md).
+ */
+import type { Decision, PolicyInput, PolicyOutput } from '../core/contract.ts';
+import { redactSecrets, type RedactionKind } from './redact.ts';
+
+/** Bump when a field is removed, renamed or changes meaning (adding one does not). */
+export const AUDIT_RECORD_VERSION = 1;
+
+/** The command is cut to this many UTF-8 bytes (after redaction) so a line stays one write. */
+export const MAX_COMMAND_BYTES = 4096;
+/** Every other text field is cut to this many bytes. */
+export const MAX_FIELD_BYTES = 256;
+
+export interface AuditRecord {
+  record_version: number;
+  /** ISO 8601, UTC. */
+  time: string;
+  buckler_version?: string;
+  harness: string | null;
+  /** The harness's native event name. */
+  event: string | null;
+  trigger: string | null;
+  decision: Decision;
+  /** The pack of the rule that decided (`agent-git` of `agent-git/no-force-push`). */
+  pack: string | null;
+  rule: string | null;
+  /** The operator bypass turned a decision into allow. */
+  bypass: boolean;
+  /** The shell command line, secrets redacted. */
+  command: string | null;
+  tool: string | null;
+  /** Why the input could not be analysed (the fail-closed answers). */
+  error?: string;
+  redacted?: { field: string; kinds: RedactionKind[]; count: number }[];
+  /** Fields cut to fit, with their size in bytes before the cut. */
+  truncated?: { field: string; bytes: number }[];
+}
+
+/** What the caller knows about one decision. `input` is null when the input was unreadable. */
+export interface AuditEvent {
+  input: PolicyInput | null;
+  output: PolicyOutput;
+  /** Used when `input` is null or has no `harness`. */
+  harness?: string;
+  bucklerVersion?: string;
+}
+
+/**
+ * `date.toISOString()`, without its cost: in a fresh process (every hook is one) the first
+ * toISOString() takes about 1 ms; the UTC getters are free. Years 0–9999 only.
+ */
+export function isoTime(date: Date): string {
+  const p = (n: number, width = 2): string => String(n).padStart(width, '0');
+  return (
+    `${p(date.getUTCFullYear(), 4)}-${p(date.getUTCMonth() + 1)}-${p(date.getUTCDate())}` +
+    `T${p(date.getUTCHours())}:${p(date.getUTCMinutes())}:${p(date.getUTCSeconds())}.${p(date.getUTCMilliseconds(), 3)}Z`
+  );
+}
+
+/** Cuts `text` to at most `max` UTF-8 bytes without splitting a character. */
+export function truncateUtf8(text: string, max: number): string {
+  const buf = Buffer.from(text, 'utf8');
+  if (buf.length <= max) return text;
+  let end = max;
+  while (end > 0 && ((buf[end] as number) & 0xc0) === 0x80) end--;
+  return buf.subarray(0, end).toString('utf8');
+}
+
+export function buildAuditRecord(event: AuditEvent, now: Date): AuditRecord {
+  const { input, output } = event;
+  const redacted: NonNullable<AuditRecord['redacted']> = [];
+  const truncated: NonNullable<AuditRecord['truncated']> = [];
+  const cap = (field: string, value: string | null | undefined, max: number): string | null => {
+    if (value === undefined || value === null) return null;
+    const bytes = Buffer.byteLength(value, 'utf8');
+    if (bytes <= max) return value;
+    truncated.push({ field, bytes });
+    return truncateUtf8(value, max);
+  };
+
+  let command: string | null = null;
+  const raw = input?.shell?.command;
+  if (typeof raw === 'string') {
+    const r = redactSecrets(raw);
+    if (r.count > 0) redacted.push({ field: 'command', kinds: r.kinds, count: r.count });
+    command = cap('command', r.text, MAX_COMMAND_BYTES);
+  }
+  const rule = cap('rule', output.rule, MAX_FIELD_BYTES);
+  const slash = rule === null ? -1 : rule.indexOf('/');
+  const record: AuditRecord = {
+    record_version: AUDIT_RECORD_VERSION,
+    time: isoTime(now),
+    ...(event.bucklerVersion !== undefined ? { buckler_version: event.bucklerVersion } : {}),
+    harness: cap('harness', input?.harness ?? event.harness, MAX_FIELD_BYTES),
+    event: cap('event', input?.event, MAX_FIELD_BYTES),
+    trigger: cap('trigger', input?.trigger, MAX_FIELD_BYTES),
+    decision: output.decision,
+    pack: rule !== null && slash > 0 ? rule.slice(0, slash) : null,
+    rule,
+    bypass: output.bypass === true,
+    command,
+    tool: cap('tool', input?.tool?.name, MAX_FIELD_BYTES),
+  };
+  const error = cap('error', output.error?.code, MAX_FIELD_BYTES);
+  if (error !== null) record.error = error;
+  if (redacted.length) record.redacted = redacted;
+  if (truncated.length) record.truncated = truncated;
+  return record;
+}
+
+/** One line, newline included: what the writer appends in a single write. */
+export function encodeAuditRecord(record: AuditRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}

@@ -1,0 +1,116 @@
+/**
+ * `buckler check "<command>" [--trigger T] [--tier T] [--tool NAME] [--json]`: a person's
+ * one-liner. Shows the decision (coloured only on a terminal), the deciding rule, the messages
+ * and each command's own decision; `--json` prints the full PolicyOutput instead.
+ * Exit 0 allow/nudge, 1 deny/ask, 2 error.
+ */
+import { POLICY_IO_VERSION, TRIGGERS, type Decision, type PolicyInput, type PolicyOutput, type Trigger } from '../core/contract.ts';
+import { evaluate } from '../core/evaluate.ts';
+import { BYPASS_VARS } from '../core/policy.ts';
+import { displayCommand } from '../core/render.ts';
+import { loadRuntimePolicy } from '../packs/runtime.ts';
+import { checkTier, parseCommandArgs, scriptReader } from './evaluate.ts';
+import { recordDecision } from './audit.ts';
+import type { CliIO } from './io.ts';
+
+export const CHECK_HELP = `Usage: buckler check "<command line>" [options]
+
+Decides one command line as a hook would, and explains the decision.
+
+Options:
+      --trigger T     ${TRIGGERS.join(', ')}
+                      (default: pre_shell_exec)
+      --tier T        baseline or strict (default: config.toml's [core] tier)
+      --tool NAME     the tool name to pass (tool_name rules)
+      --json          print the full PolicyOutput as JSON
+      --audit         append the decision to the audit log (also: audit_log = true)
+  -h, --help          show this help
+
+Quote the command line, or put it after --:  buckler check -- git push --force origin main
+
+Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.
+`;
+
+const COLOURS: Record<Decision, string> = { allow: '32', nudge: '36', ask: '33', deny: '31' };
+
+export function run(args: string[], io: CliIO): number {
+  const parsed = parseCommandArgs(
+    'check',
+    args,
+    {
+      trigger: { type: 'string' },
+      tier: { type: 'string' },
+      tool: { type: 'string' },
+      json: { type: 'boolean' },
+      audit: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    io,
+    true,
+  );
+  if (!parsed) return 2;
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(CHECK_HELP);
+    return 0;
+  }
+  const tier = checkTier('check', values.tier as string | undefined, io);
+  if (tier === null) return 2;
+  const trigger = (values.trigger as string | undefined) ?? 'pre_shell_exec';
+  if (!(TRIGGERS as readonly string[]).includes(trigger)) {
+    io.err(`buckler check: --trigger must be one of ${TRIGGERS.join(', ')}, not '${trigger}'\n`);
+    return 2;
+  }
+  if (positionals.length === 0) {
+    io.err(`buckler check: give the command line to check, e.g. buckler check "git push --force" (see 'buckler check --help')\n`);
+    return 2;
+  }
+  const command = positionals.join(' ');
+
+  const loaded = loadRuntimePolicy(io.env, tier ? { tier } : {});
+  for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
+  const input: PolicyInput = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command, cwd: io.cwd } };
+  const tool = values.tool as string | undefined;
+  if (tool !== undefined) input.tool = { name: tool };
+  const env: Record<string, string> = {};
+  for (const k of [...loaded.policy.env_keys, ...BYPASS_VARS]) {
+    const v = io.env[k];
+    if (v !== undefined) env[k] = v;
+  }
+  if (Object.keys(env).length > 0) input.env = env;
+  const output = evaluate(input, loaded.policy, { readScript: scriptReader(io.cwd) });
+
+  if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: 'cli' });
+  if (values.json) io.out(`${JSON.stringify(output, null, 2)}\n`);
+  else io.out(render(output, loaded.policy.tier, io.stdoutIsTTY && !io.env['NO_COLOR']));
+  return output.decision === 'deny' || output.decision === 'ask' ? 1 : 0;
+}
+
+function render(out: PolicyOutput, tier: string, colour: boolean): string {
+  const paint = (d: Decision, text: string): string => (colour ? `\x1b[1;${COLOURS[d]}m${text}\x1b[0m` : text);
+  const dim = (text: string): string => (colour ? `\x1b[2m${text}\x1b[0m` : text);
+  const lines: string[] = [];
+  const head = `${paint(out.decision, out.decision.toUpperCase())}${out.rule ? `  ${out.rule}` : ''}`;
+  lines.push(out.bypass ? `${head}  (operator bypass: BUCKLER_BYPASS=1)` : head);
+  const indent = (label: string, text: string | null): void => {
+    if (!text) return;
+    const body = text.split('\n').map((l, i) => (i === 0 ? l : `${' '.repeat(11)}${l}`));
+    lines.push(`  ${dim(label.padEnd(7))}  ${body.join('\n')}`);
+  };
+  indent('person', out.user_message);
+  indent('agent', out.agent_message);
+  indent('context', out.additional_context);
+  if (out.error) indent('error', `${out.error.code}: ${out.error.message}`);
+  if (out.commands.length > 0) {
+    lines.push('', dim('commands:'));
+    const width = Math.max(...out.commands.map((c) => c.decision.length));
+    for (const c of out.commands) {
+      const via = c.via && c.via.length > 0 ? dim(`  via ${c.via.join(' › ')}`) : '';
+      const opaque = c.opaque ? dim('  (program known only at run time)') : '';
+      const rule = c.rule ? dim(`  ${c.rule}`) : '';
+      lines.push(`  ${paint(c.decision, c.decision.padEnd(width))}  ${displayCommand(c.argv)}${rule}${via}${opaque}`);
+    }
+  }
+  lines.push(dim(`tier: ${tier}`), '');
+  return lines.join('\n');
+}

@@ -1,0 +1,248 @@
+/**
+ * The driver in-process, with the policy loader and the core replaced: argument and stdin
+ * handling, env filtering, and the fail-closed paths that the built command cannot reach on
+ * demand (a loader that throws, an unsupported contract version, an internal error).
+ * src/cli/driver.e2e.test.ts covers the same ground through the real bundle.
+ */
+import { describe, expect, it } from 'vitest';
+import { PolicyError, type PolicyInput, type PolicyOutput } from '../core/contract.ts';
+import type { CompiledPolicy } from '../core/policy.ts';
+import type { LoadedPolicy } from '../packs/runtime.ts';
+import { outputOf } from '../adapters/testing.ts';
+import { handleHook, replyText, runDriver, type DriverDeps } from './driver.ts';
+import type { CliIO } from './io.ts';
+
+const POLICY: CompiledPolicy = {
+  policy_format: 1,
+  tier: 'baseline',
+  packs: [],
+  rules: [],
+  grammars: {},
+  env_keys: ['FOO', 'BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL'],
+};
+const LOADED: LoadedPolicy = { policy: POLICY, config: { tier: 'baseline', audit_log: false, packs: {} }, warnings: [] };
+
+const CURSOR_SHELL = { hook_event_name: 'beforeShellExecution', command: 'git commit -m x', cwd: '/p', workspace_roots: ['/p'] };
+const CURSOR_POST = { hook_event_name: 'postToolUse', tool_name: 'Shell', tool_input: { command: 'git push' }, cwd: '/p' };
+const CLAUDE_BASH = { hook_event_name: 'PreToolUse', session_id: 's', cwd: '/p', tool_name: 'Bash', tool_input: { command: 'ls' } };
+const CLAUDE_POST = { hook_event_name: 'PostToolUse', session_id: 's', cwd: '/p', tool_name: 'Bash', tool_input: { command: 'ls' } };
+
+interface Run {
+  stdout: string;
+  stderr: string;
+  seen: PolicyInput[];
+  output: PolicyOutput;
+}
+
+function run(
+  argv: string[],
+  stdin: string | Buffer | object,
+  opts: { env?: Record<string, string>; deps?: Partial<DriverDeps>; decide?: (i: PolicyInput) => PolicyOutput } = {},
+): Run {
+  const seen: PolicyInput[] = [];
+  let stderr = '';
+  const outs: string[] = [];
+  const deps: DriverDeps = {
+    loadPolicy: () => LOADED,
+    evaluate: (input) => {
+      seen.push(input);
+      return (opts.decide ?? (() => outputOf('deny')))(input);
+    },
+    ...opts.deps,
+  };
+  const bytes = Buffer.isBuffer(stdin) ? stdin : Buffer.from(typeof stdin === 'string' ? stdin : JSON.stringify(stdin));
+  const io = { env: opts.env ?? {}, readStdin: () => bytes, err: (t: string) => void (stderr += t) };
+  const result = handleHook(argv, io, deps);
+  outs.push(replyText(result.reply));
+  return { stdout: outs.join(''), stderr, seen, output: result.output };
+}
+
+/** The one JSON object printed, or null when nothing was. */
+function json(r: Run): Record<string, unknown> | null {
+  if (r.stdout === '') return null;
+  expect(r.stdout.endsWith('\n')).toBe(true);
+  expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+
+describe('choosing the driver', () => {
+  it.each([
+    [[], {}, CURSOR_SHELL, 'permission'],
+    [['--driver', 'claude-code'], {}, CLAUDE_BASH, 'hookSpecificOutput'],
+    [['--driver=claude-code'], {}, CLAUDE_BASH, 'hookSpecificOutput'],
+    [[], { BUCKLER_DRIVER: 'claude-code' }, CLAUDE_BASH, 'hookSpecificOutput'],
+    [['--driver', 'cursor'], { BUCKLER_DRIVER: 'claude-code' }, CURSOR_SHELL, 'permission'],
+    [[], { BUCKLER_DRIVER: '' }, CURSOR_SHELL, 'permission'],
+  ])('%j with env %j answers in the right shape', (argv, env, payload, key) => {
+    const r = run(argv, payload, { env });
+    expect(json(r)).toHaveProperty(key);
+    expect(r.seen).toHaveLength(1);
+  });
+
+  it.each([
+    [['--driver', 'claude'], CLAUDE_BASH, 'hookSpecificOutput', "unknown driver 'claude'"],
+    [['--driver', 'nope'], CURSOR_SHELL, 'permission', "unknown driver 'nope'"],
+    [['--driver', 'nope'], 'not json', 'permission', "unknown driver 'nope'"],
+    [['--driver'], CLAUDE_BASH, 'hookSpecificOutput', '--driver needs a harness name'],
+    [['--driver', 'cursor', '--verbose'], CURSOR_SHELL, 'permission', "unexpected argument '--verbose'"],
+    [['--driver', 'toString'], CURSOR_SHELL, 'permission', "unknown driver 'toString'"],
+  ])('%j fails closed in the shape of the payload\'s harness', (argv, payload, key, reason) => {
+    const r = run(argv, payload, { decide: () => outputOf('allow') });
+    const reply = json(r);
+    expect(reply).toHaveProperty(key);
+    expect(r.stdout).toContain(reason);
+    expect(r.stderr).toContain(reason);
+    expect(r.seen).toHaveLength(0);
+  });
+});
+
+describe('what reaches the core', () => {
+  it('only the variables the rules name, and the bypass variables', () => {
+    const env = { FOO: 'x', HOME: '/h', AWS_SECRET_ACCESS_KEY: 's', BUCKLER_BYPASS: '0', PATH: '/bin' };
+    const r = run([], CURSOR_SHELL, { env, decide: () => outputOf('allow') });
+    expect(r.seen[0]?.env).toEqual({ FOO: 'x', BUCKLER_BYPASS: '0' });
+  });
+  it('the adapted input, with harness and event', () => {
+    const r = run(['--driver', 'claude-code'], CLAUDE_BASH, { decide: () => outputOf('allow') });
+    expect(r.seen[0]).toMatchObject({ trigger: 'pre_shell_tool', harness: 'claude-code', event: 'PreToolUse', shell: { command: 'ls' } });
+    expect(r.stdout).toBe('');
+  });
+  it('loader warnings go to stderr, never stdout', () => {
+    const r = run([], CURSOR_SHELL, {
+      deps: { loadPolicy: () => ({ ...LOADED, warnings: ['rules.d/x.yaml: rule r skipped'] }) },
+      decide: () => outputOf('allow'),
+    });
+    expect(r.stderr).toContain('rules.d/x.yaml: rule r skipped');
+    expect(r.stdout).toBe('{}\n');
+  });
+});
+
+describe('failures: deny before an action, no opinion after', () => {
+  const boom = (): never => {
+    throw new Error('pack cache is corrupt\n    at load (runtime.ts:1:1)');
+  };
+  const cases: [string, string[], unknown, Partial<DriverDeps>, string, 'deny' | 'pass'][] = [
+    ['loader throws (Cursor, before)', [], CURSOR_SHELL, { loadPolicy: boom }, 'pack cache is corrupt', 'deny'],
+    ['loader throws (Cursor, after)', [], CURSOR_POST, { loadPolicy: boom }, 'pack cache is corrupt', 'pass'],
+    ['loader throws (Claude Code, before)', ['--driver', 'claude-code'], CLAUDE_BASH, { loadPolicy: boom }, 'pack cache is corrupt', 'deny'],
+    ['loader throws (Claude Code, after)', ['--driver', 'claude-code'], CLAUDE_POST, { loadPolicy: boom }, 'pack cache is corrupt', 'pass'],
+    [
+      'the core rejects the contract version',
+      [],
+      CURSOR_SHELL,
+      {
+        evaluate: () => {
+          throw new PolicyError('unsupported_version', 'unsupported policy_io_version "2" (this Buckler reads "1")');
+        },
+      },
+      'unsupported policy_io_version',
+      'deny',
+    ],
+    [
+      'the core rejects the contract version (Claude Code)',
+      ['--driver', 'claude-code'],
+      CLAUDE_BASH,
+      {
+        evaluate: () => {
+          throw new PolicyError('unsupported_version', 'unsupported policy_io_version "2" (this Buckler reads "1")');
+        },
+      },
+      'unsupported policy_io_version',
+      'deny',
+    ],
+    ['the core throws', [], CURSOR_SHELL, { evaluate: boom }, 'internal error: pack cache is corrupt', 'deny'],
+  ];
+  it.each(cases)('%s', (_name, argv, payload, deps, reason, want) => {
+    const r = run(argv, payload as object, { deps });
+    const reply = json(r);
+    expect(r.stderr).toContain(reason);
+    expect(r.stdout).not.toContain('runtime.ts:1:1');
+    if (want === 'pass') {
+      expect(reply === null || Object.keys(reply).length === 0).toBe(true);
+    } else {
+      expect(r.stdout).toContain(reason);
+      expect(r.output.decision).toBe('deny');
+      expect(r.output.error?.message).toContain(reason);
+    }
+  });
+
+  it.each([
+    ['empty stdin', '', 'stdin was empty'],
+    ['whitespace only', ' \n\t', 'stdin was empty'],
+    ['invalid JSON', '{"hook_event_name": "beforeShellExecution", ', 'not valid JSON'],
+    ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), 'not valid UTF-8'],
+    ['a JSON array', '[]', 'JSON array'],
+    ['a JSON string', '"beforeShellExecution"', 'JSON string'],
+  ])('%s → deny, never reaching the core', (_n, stdin, reason) => {
+    const r = run([], stdin, { decide: () => outputOf('allow') });
+    expect(json(r)).toMatchObject({ permission: 'deny' });
+    expect(r.stdout).toContain(reason);
+    expect(r.seen).toHaveLength(0);
+  });
+
+  it('invalid JSON whose event is readable as after an action → no opinion', () => {
+    const cut = JSON.stringify(CURSOR_POST).slice(0, -5);
+    expect(json(run([], cut))).toEqual({});
+    const cutClaude = JSON.stringify(CLAUDE_POST).slice(0, -5);
+    expect(run(['--driver', 'claude-code'], cutClaude).stdout).toBe('');
+  });
+  it('invalid JSON whose event is before an action, or ambiguous → deny', () => {
+    expect(json(run([], JSON.stringify(CURSOR_SHELL).slice(0, -3)))).toMatchObject({ permission: 'deny' });
+    const twoEvents = '{"hook_event_name":"postToolUse","hook_event_name":"preToolUse",';
+    expect(json(run([], twoEvents))).toMatchObject({ permission: 'deny' });
+    // A command that spells the pair cannot fake it: its quotes are escaped in JSON.
+    const spoof = `{"hook_event_name":"preToolUse","tool_input":{"command":"x\\",\\"hook_event_name\\":\\"postToolUse"`;
+    expect(json(run([], spoof))).toMatchObject({ permission: 'deny' });
+  });
+  it('invalid UTF-8 in a Claude Code payload → a Claude Code deny', () => {
+    const bytes = Buffer.concat([Buffer.from('{"hook_event_name":"PreToolUse","tool_input":{"command":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]);
+    const reply = json(run(['--driver', 'claude-code'], bytes));
+    expect(reply).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } });
+  });
+});
+
+describe('the operator bypass', () => {
+  it('lets a failure before an action through, and says so', () => {
+    const r = run([], '', { env: { BUCKLER_BYPASS: '1' } });
+    expect(json(r)).toEqual({});
+    expect(r.output.bypass).toBe(true);
+    expect(r.stderr).toContain('operator bypass');
+  });
+  it.each(['0', '', 'yes', 'true'])('BUCKLER_BYPASS=%j is no bypass', (v) => {
+    expect(json(run([], '', { env: { BUCKLER_BYPASS: v } }))).toMatchObject({ permission: 'deny' });
+  });
+  it('RETHUNK_ALLOW_SHELL=1 is the older name for it', () => {
+    expect(json(run([], '', { env: { RETHUNK_ALLOW_SHELL: '1' } }))).toEqual({});
+  });
+});
+
+describe('stderr', () => {
+  it('a stderr that cannot be written does not change the reply', () => {
+    const io = {
+      env: {},
+      readStdin: () => Buffer.from(''),
+      err: () => {
+        throw new Error('EPIPE');
+      },
+    };
+    expect(handleHook([], io).reply.stdout).toMatchObject({ permission: 'deny' });
+  });
+});
+
+describe('runDriver', () => {
+  it('prints with one write and returns the reply exit code', () => {
+    const writes: string[] = [];
+    const io: CliIO = {
+      env: { BUCKLER_DRIVER: 'claude-code' },
+      cwd: '/',
+      stdoutIsTTY: false,
+      stdinIsTTY: false,
+      readStdin: () => Buffer.from('[1,2]'),
+      out: (t) => writes.push(t),
+      err: () => undefined,
+    };
+    expect(runDriver([], io)).toBe(0);
+    expect(writes).toHaveLength(1);
+    expect(JSON.parse(writes[0] ?? '')).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The hook path, as users run it (the built bundle, spawned): with a warm compiled-pack cache it
+ * loads neither the YAML nor the TOML parser; with a cold cache it does (which shows the tracer
+ * sees them), and then warms the cache for the next call.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './build.testing.ts';
+
+let bundle: string;
+let root: string;
+let tracer: string;
+
+beforeAll(() => {
+  bundle = ensureBuilt();
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-hookpath-'));
+  fs.mkdirSync(path.join(root, 'config', 'rules.d'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'config', 'config.toml'), '[core]\ntier = "baseline"\n');
+  tracer = path.join(root, 'trace.cjs');
+  // Records every module name require()d, including node_modules packages the bundle leaves external.
+  fs.writeFileSync(
+    tracer,
+    `const Module = require('module');
+const seen = new Set();
+const load = Module._load;
+Module._load = function (request, ...rest) { seen.add(request); return load.call(this, request, ...rest); };
+process.on('exit', () => require('fs').writeFileSync(process.env.TRACE_OUT, JSON.stringify([...seen])));
+`,
+  );
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function hook(payload: object): { stdout: string; loaded: string[] } {
+  const out = path.join(root, `trace-${Math.random().toString(36).slice(2)}.json`);
+  const r = spawnSync(process.execPath, ['-r', tracer, bundle, '--driver', 'cursor'], {
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: root,
+      BUCKLER_CONFIG_HOME: path.join(root, 'config'),
+      BUCKLER_STATE_HOME: path.join(root, 'state'),
+      TRACE_OUT: out,
+    },
+  });
+  expect(r.status).toBe(0);
+  return { stdout: r.stdout, loaded: JSON.parse(fs.readFileSync(out, 'utf8')) as string[] };
+}
+
+const deny = { hook_event_name: 'beforeShellExecution', command: 'git push --force origin main', cwd: '/tmp', conversation_id: 'c', workspace_roots: ['/tmp'] };
+const allow = { ...deny, command: 'ls -la' };
+
+describe('hook path and the compiled-pack cache', () => {
+  it('cold: compiles with the YAML and TOML parsers, and answers', () => {
+    const cold = hook(deny);
+    expect(JSON.parse(cold.stdout)).toMatchObject({ permission: 'deny' });
+    expect(cold.loaded).toContain('js-yaml');
+    expect(cold.loaded).toContain('smol-toml');
+    expect(fs.existsSync(path.join(root, 'state', 'cache', 'policy-config.json'))).toBe(true);
+  });
+
+  it.each([
+    ['deny', deny],
+    ['allow', allow],
+  ])('warm (%s): neither parser is loaded, same answer', (what, payload) => {
+    const warm = hook(payload);
+    expect(warm.loaded).not.toContain('js-yaml');
+    expect(warm.loaded).not.toContain('smol-toml');
+    if (what === 'deny') expect(JSON.parse(warm.stdout)).toMatchObject({ permission: 'deny' });
+    else expect(warm.stdout.trim()).toBe('{}');
+  });
+
+  it('a user pack added after warming is seen (and recompiled) at once', () => {
+    fs.writeFileSync(
+      path.join(root, 'config', 'rules.d', 'no-ls.yaml'),
+      `pack: no-ls
+version: "1"
+rules:
+  - id: no-ls
+    trigger: [pre_shell_exec]
+    match: { shell_segments: [ { program: ls } ] }
+    action: deny
+    user_message: "ls is off"
+    agent_message: "ls is off"
+`,
+    );
+    const r = hook(allow);
+    expect(r.loaded).toContain('js-yaml');
+    expect(JSON.parse(r.stdout)).toMatchObject({ permission: 'deny', user_message: expect.stringContaining('ls is off') });
+    expect(hook(allow).loaded).not.toContain('js-yaml');
+  });
+});

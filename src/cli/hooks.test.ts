@@ -1,0 +1,323 @@
+// `buckler hooks …` end to end: the built bundle, spawned with a temporary HOME.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, it, expect } from 'vitest';
+import { packageRoot } from '../paths.ts';
+
+const ROOT = packageRoot();
+const BUNDLE = path.join(ROOT, 'dist', 'buckler.cjs');
+const DEFAULT_CMD = (harness: string) => `'${process.execPath}' '${fs.realpathSync(BUNDLE)}' --driver ${harness}`;
+
+beforeAll(() => {
+  if (!fs.existsSync(BUNDLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
+});
+
+let home: string;
+beforeEach(() => {
+  home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-hooks-cli-')));
+});
+afterEach(() => {
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Extra {
+  env?: Record<string, string>;
+  uid?: number;
+  gid?: number;
+}
+
+function buckler(args: string[], extra: Extra = {}): Result {
+  const r = spawnSync(process.execPath, [BUNDLE, 'hooks', ...args], {
+    cwd: home,
+    encoding: 'utf8',
+    ...(extra.uid === undefined ? {} : { uid: extra.uid }),
+    ...(extra.gid === undefined ? {} : { gid: extra.gid }),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...extra.env },
+  });
+  return { code: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+function listing(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true }).map(String).sort();
+}
+
+const cursorFile = () => path.join(home, '.cursor', 'hooks.json');
+const claudeFile = () => path.join(home, '.claude', 'settings.json');
+
+const theirs = `{
+  "version": 1,
+  "hooks": {
+    "beforeShellExecution": [
+      {
+        "command": "./hooks/audit.sh",
+        "timeout": 5
+      }
+    ],
+    "stop": [
+      {
+        "command": "./hooks/stop.sh"
+      }
+    ]
+  }
+}
+`;
+
+describe('buckler hooks merge (cursor)', () => {
+  it('creates a fresh ~/.cursor/hooks.json pointing at this node and this bundle', () => {
+    const r = buckler(['merge']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('file     created');
+    const value = JSON.parse(fs.readFileSync(cursorFile(), 'utf8'));
+    expect(value.version).toBe(1);
+    expect(value.hooks.preToolUse).toEqual([{ command: DEFAULT_CMD('cursor'), matcher: 'Shell', timeout: 10, failClosed: true }]);
+    expect(listing(home)).toEqual(['.cursor', '.cursor/hooks.json']);
+  });
+
+  it("keeps other people's hooks, and a second run changes nothing and makes no second backup", () => {
+    fs.mkdirSync(path.join(home, '.cursor'));
+    fs.writeFileSync(cursorFile(), theirs);
+    expect(buckler(['merge']).code).toBe(0);
+    const first = fs.readFileSync(cursorFile());
+    const value = JSON.parse(first.toString());
+    expect(Object.keys(value.hooks)).toEqual(['beforeShellExecution', 'stop', 'preToolUse', 'postToolUse', 'postToolUseFailure']);
+    expect(value.hooks.beforeShellExecution.map((e: { command: string }) => e.command)).toEqual(['./hooks/audit.sh', DEFAULT_CMD('cursor')]);
+    const r = buckler(['merge']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('already wired; nothing to change');
+    expect(fs.readFileSync(cursorFile()).equals(first)).toBe(true);
+    expect(listing(path.join(home, '.cursor'))).toEqual(['hooks.json', 'hooks.json.buckler-backup']);
+    expect(fs.readFileSync(`${cursorFile()}.buckler-backup`, 'utf8')).toBe(theirs);
+  });
+
+  it('replaces its entries when the install path changes (--command), without duplicates', () => {
+    expect(buckler(['merge']).code).toBe(0);
+    const launcher = path.join(home, 'bin', 'buckler');
+    fs.mkdirSync(path.dirname(launcher));
+    fs.writeFileSync(launcher, '#!/bin/sh\n', { mode: 0o755 });
+    const r = buckler(['merge', '--command', `'${launcher}'`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`(was ${DEFAULT_CMD('cursor')})`);
+    const text = fs.readFileSync(cursorFile(), 'utf8');
+    expect(text.split(`'${launcher}' --driver cursor`).length - 1).toBe(4);
+    expect(text).not.toContain(BUNDLE);
+  });
+
+  it('--dry-run prints the plan and the diff and writes nothing', () => {
+    fs.mkdirSync(path.join(home, '.cursor'));
+    fs.writeFileSync(cursorFile(), theirs);
+    const r = buckler(['merge', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('+ preToolUse [Shell]');
+    expect(r.stdout).toContain('would be updated; the original would be saved in');
+    expect(r.stdout).toContain(`+++ ${cursorFile()}`);
+    expect(r.stdout).toContain('+        "failClosed": true');
+    expect(r.stdout).toMatch(/dry run: nothing written\n$/);
+    expect(fs.readFileSync(cursorFile(), 'utf8')).toBe(theirs);
+    expect(listing(path.join(home, '.cursor'))).toEqual(['hooks.json']);
+    const j = JSON.parse(buckler(['strip', '--dry-run', '--json']).stdout);
+    expect(j.results[0]).toMatchObject({ file_action: 'none', written: false });
+  });
+
+  it('a malformed file is left byte-for-byte, with an error naming it, exit 1', () => {
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const bad = '{"version": 1, "hooks": {"preToolUse": {"command": "x"}}}';
+    fs.writeFileSync(cursorFile(), bad);
+    for (const action of ['merge', 'strip', 'status']) {
+      const r = buckler([action]);
+      expect(r.code, action).toBe(1);
+      expect(r.stderr).toContain(`buckler hooks: ${cursorFile()}: "hooks.preToolUse" must be a list of hooks, found an object`);
+    }
+    expect(fs.readFileSync(cursorFile(), 'utf8')).toBe(bad);
+    expect(listing(path.join(home, '.cursor'))).toEqual(['hooks.json']);
+  });
+
+  it('a read-only directory: clear error, exit 1, nothing changed', () => {
+    const dir = path.join(home, '.cursor');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(cursorFile(), theirs);
+    const asRoot = process.getuid?.() === 0;
+    const extra: Extra = {};
+    if (asRoot) {
+      // root ignores permission bits: run the command as an unprivileged user instead.
+      for (const p of [home, dir, cursorFile()]) fs.chownSync(p, 65534, 65534);
+      Object.assign(extra, { uid: 65534, gid: 65534 });
+    }
+    fs.chmodSync(dir, 0o555);
+    try {
+      const r = buckler(['merge'], extra);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(cursorFile());
+      expect(r.stderr).toContain('permission denied');
+      expect(r.stderr).toContain('nothing changed');
+      expect(fs.readFileSync(cursorFile(), 'utf8')).toBe(theirs);
+      expect(fs.readdirSync(dir)).toEqual(['hooks.json']);
+    } finally {
+      fs.chmodSync(dir, 0o755);
+    }
+  });
+
+  it('refuses to wire a command that cannot start', () => {
+    const r = buckler(['merge', '--command', `'${home}/missing/buckler'`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('missing/buckler: missing');
+    expect(fs.existsSync(cursorFile())).toBe(false);
+  });
+});
+
+describe('buckler hooks strip', () => {
+  it('restores the original bytes after merge (and removes the backup)', () => {
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const original = theirs.replace(/\n/g, '\r\n').replace(/ {2}/g, '\t');
+    fs.writeFileSync(cursorFile(), original);
+    expect(buckler(['merge']).code).toBe(0);
+    const r = buckler(['strip']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('restored byte-for-byte');
+    expect(fs.readFileSync(cursorFile(), 'utf8')).toBe(original);
+    expect(listing(path.join(home, '.cursor'))).toEqual(['hooks.json']);
+  });
+
+  it('deletes the file merge created', () => {
+    expect(buckler(['merge']).code).toBe(0);
+    const r = buckler(['strip']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('deleted: Buckler created it');
+    expect(fs.existsSync(cursorFile())).toBe(false);
+  });
+});
+
+describe('buckler hooks status', () => {
+  it('reports not wired (exit 1), then wired (exit 0), in text and JSON', () => {
+    let r = buckler(['status']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('not wired (no file)');
+    expect(buckler(['merge']).code).toBe(0);
+    r = buckler(['status']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${cursorFile()} — wired`);
+    expect(r.stdout).toContain('wired    preToolUse [Shell]');
+    expect(r.stdout).toContain(`command  ${DEFAULT_CMD('cursor')}`);
+    expect(r.stdout).toContain('its files exist');
+    const j = JSON.parse(buckler(['status', '--json']).stdout);
+    expect(j.ok).toBe(true);
+    expect(j.results[0]).toMatchObject({ harness: 'cursor', scope: 'user', wiring: 'full', up_to_date: true });
+  });
+
+  it('reports a partial wiring with exit 1', () => {
+    fs.mkdirSync(path.join(home, '.cursor'));
+    fs.writeFileSync(cursorFile(), JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: DEFAULT_CMD('cursor'), timeout: 10, failClosed: true }] } }));
+    const r = buckler(['status']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('partially wired');
+    expect(r.stdout).toContain('missing  postToolUse [Shell]');
+  });
+});
+
+describe('buckler hooks --harness claude-code', () => {
+  const settings = `{
+  "permissions": {
+    "allow": [
+      "Bash(npm test:*)"
+    ]
+  },
+  "env": {
+    "FOO": "1"
+  },
+  "hooks": {
+    "PostToolUse": [
+      {
+        "matcher": "Write|Edit",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "npx prettier --write",
+            "timeout": 30
+          }
+        ]
+      }
+    ]
+  },
+  "model": "opus"
+}
+`;
+
+  it('wires settings.json leaving other keys in order; strip restores it', () => {
+    fs.mkdirSync(path.join(home, '.claude'));
+    fs.writeFileSync(claudeFile(), settings);
+    expect(buckler(['merge', '--harness', 'claude-code']).code).toBe(0);
+    const value = JSON.parse(fs.readFileSync(claudeFile(), 'utf8'));
+    expect(Object.keys(value)).toEqual(['permissions', 'env', 'hooks', 'model']);
+    expect(Object.keys(value.hooks)).toEqual(['PostToolUse', 'PreToolUse', 'PostToolUseFailure']);
+    expect(value.hooks.PreToolUse).toEqual([
+      { matcher: 'Bash|PowerShell', hooks: [{ type: 'command', command: DEFAULT_CMD('claude-code'), timeout: 10, onFailure: 'block' }] },
+    ]);
+    expect(value.hooks.PostToolUse[0].matcher).toBe('Write|Edit');
+    expect(value.hooks.PostToolUse[1].hooks[0].onFailure).toBeUndefined();
+    expect(buckler(['status', '--harness', 'claude-code']).code).toBe(0);
+    expect(buckler(['strip', '--harness', 'claude-code']).code).toBe(0);
+    expect(fs.readFileSync(claudeFile(), 'utf8')).toBe(settings);
+  });
+
+  it('honours CLAUDE_CONFIG_DIR and the local scope', () => {
+    const config = path.join(home, 'claude-config');
+    fs.mkdirSync(config);
+    expect(buckler(['merge', '--harness', 'claude-code'], { env: { CLAUDE_CONFIG_DIR: config } }).code).toBe(0);
+    expect(fs.existsSync(path.join(config, 'settings.json'))).toBe(true);
+    const project = path.join(home, 'proj');
+    fs.mkdirSync(project);
+    expect(buckler(['merge', '--harness', 'claude-code', '--scope', 'local', '--project', 'proj']).code).toBe(0);
+    expect(fs.existsSync(path.join(project, '.claude', 'settings.local.json'))).toBe(true);
+    expect(fs.existsSync(claudeFile())).toBe(false);
+  });
+});
+
+describe('buckler hooks --harness all', () => {
+  it('wires only harnesses whose home directory exists', () => {
+    fs.mkdirSync(path.join(home, '.claude'));
+    const r = buckler(['merge', '--harness', 'all']);
+    expect(r.code).toBe(0);
+    expect(fs.existsSync(claudeFile())).toBe(true);
+    expect(fs.existsSync(path.join(home, '.cursor'))).toBe(false);
+    expect(buckler(['status', '--harness', 'all']).code).toBe(0);
+    expect(buckler(['strip', '--harness', 'all']).code).toBe(0);
+    expect(listing(home)).toEqual(['.claude']);
+  });
+
+  it('with no harness installed: nothing to do for merge, not wired for status', () => {
+    const r = buckler(['merge', '--harness', 'all']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no harness found');
+    expect(buckler(['status', '--harness', 'all']).code).toBe(1);
+    expect(listing(home)).toEqual([]);
+  });
+});
+
+describe('usage errors exit 2', () => {
+  it.each([
+    [['merge', '--scope', 'local'], '--scope local: cursor has only user, project'],
+    [['merge', '--harness', 'vim'], '--harness vim: expected cursor, claude-code or all'],
+    [['merge', '--frobnicate'], 'unknown option --frobnicate'],
+    [[], 'say merge, strip or status'],
+    [['merge', '--command'], '--command needs a value'],
+    [['merge', '--command', '/usr/bin/my-gate'], 'does not start Buckler recognisably'],
+  ])('%j', (args, message) => {
+    const r = buckler(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(listing(home)).toEqual([]);
+  });
+
+  it('--help', () => {
+    const r = buckler(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: buckler hooks merge|strip|status');
+  });
+});

@@ -1,0 +1,258 @@
+/**
+ * `buckler hooks merge|strip|status`: wire Buckler into a harness's config, take it out again,
+ * or report what is wired. The edits are planned as data (src/installers), shown, then applied.
+ * Exit codes: 0 done (status: fully wired and runnable); 1 a config could not be read, parsed
+ * or written, or (status) is not fully wired; 2 usage error. See docs/hooks.md.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  HARNESS_SCOPES,
+  bundleFile,
+  harnessConfigFile,
+  harnessHomeDir,
+  homeFromEnv,
+  resolvePaths,
+  type InstallableHarness,
+  type PathContext,
+  type Scope,
+} from '../paths.ts';
+import { applyPlan } from '../installers/apply.ts';
+import { InstallerError } from '../installers/errors.ts';
+import type { HarnessInstaller } from '../installers/installer.ts';
+import { commandFor, defaultLaunchPrefix } from '../installers/launch.ts';
+import { readOwnCommand } from '../installers/own-command.ts';
+import { readMergePlan, readStripPlan, type Plan } from '../installers/planner.ts';
+import { INSTALLERS, installerFor } from '../installers/registry.ts';
+import { planJson, renderPlan, renderStatus, statusJson } from '../installers/render.ts';
+import { commandStatus, readStatus, type ConfigStatus } from '../installers/status.ts';
+import type { CliIO } from './io.ts';
+
+const ACTIONS = ['merge', 'strip', 'status'] as const;
+type Action = (typeof ACTIONS)[number];
+
+export const HELP = `Usage: buckler hooks merge|strip|status [options]
+
+  merge    add Buckler's hooks to a harness config (or update them); idempotent
+  strip    remove Buckler's hooks (and only them); restores the original bytes when it can
+  status   show which hooks are wired, the command they run and whether it exists
+
+Options:
+  --harness NAME   cursor (default), claude-code, or all (every harness whose home directory exists)
+  --scope SCOPE    user (default), project, or local (claude-code only)
+  --project DIR    project directory for --scope project|local (default: the current directory)
+  --command CMD    how hooks start Buckler, without --driver (default: this node and this bundle,
+                   by absolute path); Buckler appends --driver <harness>
+  --dry-run        show the planned change and the diff; write nothing
+  --json           machine-readable output
+
+Exit codes: 0 done (status: fully wired and runnable); 1 a config could not be read, parsed or
+written, or (status) is not fully wired; 2 usage error. Details: docs/hooks.md
+`;
+
+interface Options {
+  action: Action;
+  harness: InstallableHarness | 'all';
+  scope: Scope;
+  project: string;
+  command: string | null;
+  dryRun: boolean;
+  json: boolean;
+}
+
+class UsageError extends Error {}
+
+function parseArgs(args: string[], cwd: string): Options | 'help' {
+  const opts: Partial<Options> & { dryRun: boolean; json: boolean } = { dryRun: false, json: false };
+  let harness = 'cursor';
+  let scope = 'user';
+  let project: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string => {
+      if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${name} needs a value`);
+      return v;
+    };
+    switch (name) {
+      case '-h':
+      case '--help':
+        return 'help';
+      case '--harness':
+        harness = value();
+        break;
+      case '--scope':
+        scope = value();
+        break;
+      case '--project':
+        project = value();
+        break;
+      case '--command':
+        opts.command = value();
+        break;
+      case '--dry-run':
+        opts.dryRun = true;
+        break;
+      case '--json':
+        opts.json = true;
+        break;
+      default:
+        if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
+        if (opts.action !== undefined) throw new UsageError(`unexpected argument ${arg}`);
+        if (!(ACTIONS as readonly string[]).includes(arg)) throw new UsageError(`unknown action ${arg} (merge, strip or status)`);
+        opts.action = arg as Action;
+    }
+  }
+  if (opts.action === undefined) throw new UsageError('say merge, strip or status');
+  if (harness !== 'all' && installerFor(harness) === undefined) {
+    throw new UsageError(`--harness ${harness}: expected ${Object.keys(INSTALLERS).join(', ')} or all`);
+  }
+  if (scope !== 'user' && scope !== 'project' && scope !== 'local') throw new UsageError(`--scope ${scope}: expected user, project or local`);
+  if (harness !== 'all' && !(HARNESS_SCOPES[harness as InstallableHarness] as readonly string[]).includes(scope)) {
+    throw new UsageError(`--scope ${scope}: ${harness} has only ${HARNESS_SCOPES[harness as InstallableHarness].join(', ')}`);
+  }
+  return {
+    action: opts.action,
+    harness: harness as InstallableHarness | 'all',
+    scope: scope as Scope,
+    project: path.resolve(cwd, project ?? '.'),
+    command: opts.command ?? null,
+    dryRun: opts.dryRun,
+    json: opts.json,
+  };
+}
+
+interface Target {
+  installer: HarnessInstaller;
+  file: string;
+}
+
+function targets(opts: Options, ctx: PathContext): { targets: Target[]; looked: string[] } {
+  if (opts.harness !== 'all') {
+    return { targets: [{ installer: INSTALLERS[opts.harness], file: harnessConfigFile(opts.harness, opts.scope, { ...ctx, project: opts.project }) }], looked: [] };
+  }
+  const found: Target[] = [];
+  const looked: string[] = [];
+  for (const installer of Object.values(INSTALLERS)) {
+    if (!installer.scopes.includes(opts.scope)) continue;
+    const home = harnessHomeDir(installer.name, ctx);
+    looked.push(home);
+    if (!fs.existsSync(home)) continue;
+    found.push({ installer, file: harnessConfigFile(installer.name, opts.scope, { ...ctx, project: opts.project }) });
+  }
+  return { targets: found, looked };
+}
+
+/** The hook command for one harness: --command, or this node + this bundle. */
+function commandOf(opts: Options, harness: InstallableHarness, ctx: PathContext): string {
+  const paths = resolvePaths(ctx);
+  const prefix =
+    opts.command ??
+    defaultLaunchPrefix({ execPath: process.execPath, bundle: bundleFile(), versionsDir: paths.versionsDir, current: paths.current, platform: ctx.platform });
+  return commandFor(prefix, harness);
+}
+
+/** A hook that cannot start blocks every shell command where it fails closed: refuse to write one. */
+function checkRunnable(command: string): void {
+  const own = readOwnCommand(command);
+  const problems = own === null ? ['not recognisable'] : commandStatus(command, own.files).problems;
+  if (problems.length > 0) {
+    throw new InstallerError(
+      'refused',
+      null,
+      `refusing to wire a hook command that cannot start (${problems.join('; ')}): build Buckler (npm run build) or pass --command`,
+    );
+  }
+}
+
+function report(io: CliIO, e: unknown): Record<string, unknown> {
+  if (e instanceof InstallerError) {
+    io.err(`buckler hooks: ${e.message}\n`);
+    return { code: e.code, file: e.file, message: e.message };
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  io.err(`buckler hooks: ${message}\n`);
+  return { code: 'internal', file: null, message };
+}
+
+function runEdit(opts: Options, list: Target[], ctx: PathContext, io: CliIO): number {
+  let code = 0;
+  const results: Record<string, unknown>[] = [];
+  for (const t of list) {
+    try {
+      let plan: Plan;
+      if (opts.action === 'merge') {
+        const command = commandOf(opts, t.installer.name, ctx);
+        checkRunnable(command);
+        plan = readMergePlan(t.installer, t.file, command);
+      } else {
+        plan = readStripPlan(t.installer, t.file);
+      }
+      if (!opts.dryRun) applyPlan(plan);
+      if (opts.json) results.push({ ...planJson(plan, opts.dryRun), scope: opts.scope });
+      else io.out(renderPlan(plan, opts.dryRun));
+    } catch (e) {
+      code = e instanceof InstallerError && e.code === 'usage' ? 2 : 1;
+      results.push({ harness: t.installer.name, scope: opts.scope, file: t.file, error: report(io, e) });
+    }
+  }
+  if (opts.json) io.out(`${JSON.stringify({ action: opts.action, dry_run: opts.dryRun, results }, null, 2)}\n`);
+  else if (opts.dryRun) io.out('dry run: nothing written\n');
+  return code;
+}
+
+function runStatus(opts: Options, list: Target[], ctx: PathContext, io: CliIO): number {
+  let ok = list.length > 0;
+  const results: Record<string, unknown>[] = [];
+  for (const t of list) {
+    try {
+      let expected: string | null = null;
+      try {
+        expected = commandOf(opts, t.installer.name, ctx);
+      } catch (e) {
+        if (opts.command !== null) throw e;
+      }
+      const s: ConfigStatus = readStatus(t.installer, t.file, expected);
+      ok &&= s.ok;
+      if (opts.json) results.push(statusJson(s, opts.scope));
+      else io.out(renderStatus(s));
+    } catch (e) {
+      ok = false;
+      if (e instanceof InstallerError && e.code === 'usage') {
+        report(io, e);
+        return 2;
+      }
+      results.push({ harness: t.installer.name, scope: opts.scope, file: t.file, error: report(io, e) });
+    }
+  }
+  if (opts.json) io.out(`${JSON.stringify({ action: 'status', ok, results }, null, 2)}\n`);
+  return ok ? 0 : 1;
+}
+
+export function run(args: string[], io: CliIO): number {
+  let opts: Options | 'help';
+  try {
+    opts = parseArgs(args, io.cwd);
+  } catch (e) {
+    io.err(`buckler hooks: ${e instanceof Error ? e.message : String(e)}\nRun 'buckler hooks --help'.\n`);
+    return 2;
+  }
+  if (opts === 'help') {
+    io.out(HELP);
+    return 0;
+  }
+  const platform = process.platform;
+  const ctx: PathContext = { env: io.env, platform, home: homeFromEnv(io.env, platform) ?? os.homedir() };
+  const { targets: list, looked } = targets(opts, ctx);
+  if (list.length === 0) {
+    const msg = `no harness found (looked for ${looked.join(', ')})`;
+    if (opts.json) io.out(`${JSON.stringify({ action: opts.action, ok: opts.action !== 'status', results: [], note: msg }, null, 2)}\n`);
+    else io.out(`${msg}\n`);
+    return opts.action === 'status' ? 1 : 0;
+  }
+  return opts.action === 'status' ? runStatus(opts, list, ctx, io) : runEdit(opts, list, ctx, io);
+}

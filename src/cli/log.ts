@@ -1,0 +1,134 @@
+/**
+ * `buckler log [--since D] [--decision D[,D…]] [--json] [-n N] [--file PATH]`: recent
+ * decisions from the audit log, newest last. Colour only on a terminal (and never with
+ * NO_COLOR). Exit codes: 0 shown (or nothing to show), 1 the log could not be read, 2 usage.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import { DECISIONS, type Decision } from '../core/contract.ts';
+import type { AuditRecord } from '../audit/record.ts';
+import { filterRecords, parseAuditLog, parseSince, type LogFilter } from '../audit/read.ts';
+import { homeFromEnv, resolvePaths } from '../paths.ts';
+import type { CliIO } from './io.ts';
+
+const USAGE = `Usage: buckler log [--since D] [--decision D[,D…]] [--json] [-n N] [--file PATH]
+
+Shows recent decisions from the audit log (turn it on with audit_log = true in config.toml,
+or --audit on one command), newest last.
+  --since D       only decisions since D: an age (30m, 2h, 1d, 1w) or a date (2025-11-29,
+                  2025-11-29T10:00Z)
+  --decision D    only these decisions (allow, deny, ask, nudge; comma-separated)
+  -n N            only the last N (default 20, or all with --since)
+  --json          the records themselves, one JSON object per line
+  --file PATH     another audit log than the configured one
+`;
+
+const DEFAULT_LIMIT = 20;
+
+interface Options {
+  filter: LogFilter;
+  json: boolean;
+  file: string | null;
+}
+
+function parseArgs(args: string[], now: Date): Options | string {
+  const filter: LogFilter = {};
+  let json = false;
+  let file: string | null = null;
+  let limit: number | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string => {
+      if (eq > 0) return arg.slice(eq + 1);
+      const v = args[++i];
+      if (v === undefined) throw new Error(`${name} needs a value`);
+      return v;
+    };
+    try {
+      if (name === '--json') json = true;
+      else if (name === '--since') filter.since = parseSince(value(), now);
+      else if (name === '--decision') {
+        const list = value().split(',').map((d) => d.trim());
+        const bad = list.filter((d) => !(DECISIONS as readonly string[]).includes(d));
+        if (bad.length) return `--decision ${bad.join(',')}: expected ${DECISIONS.join(', ')}`;
+        filter.decisions = list as Decision[];
+      } else if (name === '-n' || name === '--limit') {
+        const v = value();
+        if (!/^[1-9]\d*$/.test(v)) return `${name} ${v}: expected a positive whole number`;
+        limit = Number(v);
+      } else if (/^-n[1-9]\d*$/.test(arg)) limit = Number(arg.slice(2));
+      else if (name === '--file') file = value();
+      else return `unknown option '${arg}'`;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+  const effective = limit ?? (filter.since === undefined ? DEFAULT_LIMIT : undefined);
+  if (effective !== undefined) filter.limit = effective;
+  return { filter, json, file };
+}
+
+const COLOURS: Record<Decision, string> = { deny: '31', ask: '33', nudge: '36', allow: '32' };
+
+/** Control characters shown, not obeyed: a command must not drive the terminal. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\t') return '\\t';
+    if (c === '\r') return '\\r';
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+export function formatRecord(r: AuditRecord, colour: boolean): string {
+  const paint = (code: string, s: string): string => (colour ? `\u001b[${code}m${s}\u001b[0m` : s);
+  const time = r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const what = r.command ?? (r.tool !== null ? `[tool ${r.tool}]` : '');
+  const parts = [
+    paint('2', time),
+    paint(COLOURS[r.decision] ?? '0', r.decision.padEnd(5)),
+    printable(r.harness ?? '-').padEnd(11),
+    printable(r.rule ?? '-'),
+  ];
+  if (r.bypass) parts.push(paint('35', '(bypass)'));
+  if (r.error !== undefined) parts.push(paint('31', `(error: ${printable(r.error)})`));
+  parts.push(printable(what) + (r.truncated?.some((t) => t.field === 'command') ? '…' : ''));
+  return `${parts.join('  ')}\n`;
+}
+
+export function run(args: string[], io: CliIO): number {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(USAGE);
+    return 0;
+  }
+  const opts = parseArgs(args, new Date());
+  if (typeof opts === 'string') {
+    io.err(`buckler log: ${opts}\n${USAGE}`);
+    return 2;
+  }
+  const platform = process.platform;
+  const file =
+    opts.file ?? resolvePaths({ env: io.env, platform, home: homeFromEnv(io.env, platform) ?? os.homedir() }).auditLog;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && opts.file === null) {
+      io.err(`buckler log: no audit log at ${file} yet (turn it on with audit_log = true in config.toml, or --audit)\n`);
+      return 0;
+    }
+    io.err(`buckler log: cannot read ${file}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const { records, skipped } = parseAuditLog(text);
+  const shown = filterRecords(records, opts.filter);
+  const colour = io.stdoutIsTTY && !opts.json && (io.env.NO_COLOR ?? '') === '';
+  io.out(shown.map((r) => (opts.json ? `${JSON.stringify(r)}\n` : formatRecord(r, colour))).join(''));
+  if (skipped > 0) io.err(`buckler log: skipped ${skipped} unparseable line${skipped === 1 ? '' : 's'} in ${file}\n`);
+  if (shown.length === 0 && !opts.json) io.err('buckler log: no decisions match\n');
+  return 0;
+}

@@ -1,0 +1,145 @@
+/**
+ * `evaluate(input, policy)`: the pure decision function. Each simple command of the line is
+ * judged on its own (highest priority, then deny > ask > nudge > allow); the line gets the most
+ * severe of those decisions. Before an action (`pre_*`), a line that cannot be parsed is denied;
+ * after an action nothing is blocked.
+ */
+import { analyzeCommandLine } from '../shell/index.ts';
+import { ShellParseError, type ShellCommand } from '../shell/types.ts';
+import {
+  POLICY_IO_VERSION,
+  SEVERITY,
+  isPreTrigger,
+  type CommandDecision,
+  type Decision,
+  type PolicyInput,
+  type PolicyOutput,
+} from './contract.ts';
+import { commandFacts, type CommandFacts } from './facts.ts';
+import { better, contextMatches, segmentMatches, triggerIndex, type TriggerIndex, type Winner } from './match.ts';
+import { BYPASS_VARS, type CompiledPolicy } from './policy.ts';
+import { lineMessages, type Judged } from './messages.ts';
+import { parseErrorOutput } from './parse-error.ts';
+
+/** Inline git shell aliases (`git -c 'alias.x=!…' x`) are analysed this many levels deep. */
+const MAX_ALIAS_DEPTH = 3;
+
+export interface EvaluateOptions {
+  /**
+   * Reads a local script a command runs (`bash ./deploy.sh`), path as written, relative to the
+   * command's working directory; null when missing, not a regular file or too large. Injected
+   * by the caller (the core touches no files); without it, script files are not analysed.
+   */
+  readScript?: (path: string) => string | null;
+}
+
+export function isBypass(env: Readonly<Record<string, string>> | undefined): boolean {
+  return env !== undefined && BYPASS_VARS.some((k) => env[k] === '1');
+}
+
+function baseOutput(): PolicyOutput {
+  return {
+    policy_io_version: POLICY_IO_VERSION,
+    decision: 'allow',
+    user_message: null,
+    agent_message: null,
+    additional_context: null,
+    rule: null,
+    bypass: false,
+    commands: [],
+  };
+}
+
+export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: EvaluateOptions = {}): PolicyOutput {
+  const pre = isPreTrigger(input.trigger);
+  if (pre && isBypass(input.env)) return { ...baseOutput(), bypass: true };
+
+  const shellOptions = options.readScript ? { readScript: options.readScript } : {};
+  let commands: ShellCommand[] = [];
+  let error: PolicyOutput['error'];
+  if (input.shell) {
+    try {
+      commands = analyzeCommandLine(input.shell.command, shellOptions).filter((c) => c.argv.length > 0);
+    } catch (e) {
+      if (!(e instanceof ShellParseError)) throw e;
+      if (pre) return parseErrorOutput(e);
+      error = { code: 'parse_error', message: e.message };
+    }
+  }
+
+  const ix = triggerIndex(policy, input.trigger);
+  const toolName = input.tool?.name;
+  // Rules that do not look at the command decide the same for every command: find their best once.
+  let context: Winner | null = null;
+  for (const c of ix.noSegments) {
+    if (contextMatches(c.rule, toolName, input.env) && better(c, context)) context = c;
+  }
+
+  const judged: Judged[] = [];
+  try {
+    collect(commands, 0);
+  } catch (e) {
+    if (!(e instanceof ShellParseError)) throw e;
+    if (pre) return parseErrorOutput(e);
+    error = { code: 'parse_error', message: e.message };
+  }
+  if (judged.length === 0) judged.push({ facts: null, winner: context });
+
+  function collect(cmds: readonly ShellCommand[], depth: number): void {
+    for (const cmd of cmds) {
+      const facts = commandFacts(cmd, policy.grammars);
+      judged.push({ facts, winner: judge(facts, ix, context, toolName, input.env) });
+      const alias = facts.read.shell_alias;
+      if (alias !== undefined && depth < MAX_ALIAS_DEPTH) {
+        const via = [...cmd.via, `${facts.read.program} alias`];
+        collect(
+          analyzeCommandLine(alias, shellOptions)
+            .filter((c) => c.argv.length > 0)
+            .map((c) => ({ ...c, via: [...via, ...c.via] })),
+          depth + 1,
+        );
+      }
+    }
+  }
+
+  const out = baseOutput();
+  if (error) out.error = error;
+  let decisive = -1;
+  judged.forEach((j, i) => {
+    const d = j.winner?.rule.action ?? 'allow';
+    if (decisive < 0 || SEVERITY[d] > SEVERITY[out.decision]) {
+      out.decision = d;
+      decisive = i;
+    }
+    if (j.facts) out.commands.push(commandDecision(j.facts.cmd, d, j.winner));
+  });
+  out.rule = judged[decisive]?.winner?.rule.id ?? null;
+  Object.assign(out, lineMessages(judged, decisive, out.decision, input));
+  return out;
+}
+
+function judge(
+  facts: CommandFacts,
+  ix: TriggerIndex,
+  context: Winner | null,
+  toolName: string | undefined,
+  env: Readonly<Record<string, string>> | undefined,
+): Winner | null {
+  let best = context;
+  const consider = (cands: TriggerIndex['anyProgram'] | undefined): void => {
+    if (!cands) return;
+    for (const c of cands) {
+      if (better(c, best) && segmentMatches(c.matcher, facts) && contextMatches(c.rule, toolName, env)) best = c;
+    }
+  };
+  if (!facts.opaque) consider(ix.byProgram.get(facts.read.program));
+  consider(ix.anyProgram);
+  return best;
+}
+
+function commandDecision(cmd: ShellCommand, decision: Decision, winner: Winner | null): CommandDecision {
+  const d: CommandDecision = { argv: cmd.argv, decision, rule: winner?.rule.id ?? null };
+  if (cmd.via.length > 0) d.via = cmd.via;
+  if (cmd.opaque) d.opaque = true;
+  return d;
+}

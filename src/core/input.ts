@@ -1,0 +1,97 @@
+/**
+ * `parsePolicyInput`: a parsed JSON value → a checked `PolicyInput`, by hand (no schema library
+ * on the hook path). Unknown fields are ignored (additive evolution); wrong types, another
+ * version or an unknown trigger throw a typed `PolicyError`.
+ */
+import {
+  POLICY_IO_VERSION,
+  PolicyError,
+  TRIGGERS,
+  type PolicyInput,
+  type SessionInfo,
+  type ShellInfo,
+  type ToolInfo,
+  type Trigger,
+} from './contract.ts';
+
+type Obj = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function bad(path: string, want: string): never {
+  throw new PolicyError('bad_input', `PolicyInput.${path} must be ${want}`);
+}
+
+function optString(o: Obj, key: string, path: string): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') bad(`${path}${key}`, 'a string');
+  return v;
+}
+
+function parseShell(v: unknown): ShellInfo {
+  if (!isObject(v)) bad('shell', 'an object');
+  if (typeof v['command'] !== 'string') bad('shell.command', 'a string');
+  const shell: ShellInfo = { command: v['command'] };
+  const cwd = optString(v, 'cwd', 'shell.');
+  if (cwd !== undefined) shell.cwd = cwd;
+  return shell;
+}
+
+function parseTool(v: unknown): ToolInfo {
+  if (!isObject(v)) bad('tool', 'an object');
+  if (typeof v['name'] !== 'string') bad('tool.name', 'a string');
+  const tool: ToolInfo = { name: v['name'] };
+  if (v['input'] !== undefined) tool.input = v['input'];
+  return tool;
+}
+
+function parseSession(v: unknown): SessionInfo {
+  if (!isObject(v)) bad('session', 'an object');
+  const s: SessionInfo = {};
+  for (const k of ['conversation_id', 'generation_id', 'model'] as const) {
+    const x = optString(v, k, 'session.');
+    if (x !== undefined) s[k] = x;
+  }
+  const roots = v['workspace_roots'];
+  if (roots !== undefined && roots !== null) {
+    if (!Array.isArray(roots) || !roots.every((r) => typeof r === 'string')) bad('session.workspace_roots', 'a list of strings');
+    s.workspace_roots = roots;
+  }
+  return s;
+}
+
+function parseEnv(v: unknown): Record<string, string> {
+  if (!isObject(v)) bad('env', 'an object of strings');
+  const env: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x !== 'string') bad(`env.${k}`, 'a string');
+    env[k] = x;
+  }
+  return env;
+}
+
+export function parsePolicyInput(raw: unknown): PolicyInput {
+  if (!isObject(raw)) throw new PolicyError('bad_input', 'PolicyInput must be a JSON object');
+  const version = raw['policy_io_version'];
+  if (version !== POLICY_IO_VERSION) {
+    throw new PolicyError(
+      'unsupported_version',
+      `unsupported policy_io_version ${JSON.stringify(version ?? null)} (this Buckler reads "${POLICY_IO_VERSION}")`,
+    );
+  }
+  const trigger = raw['trigger'];
+  if (typeof trigger !== 'string' || !(TRIGGERS as readonly string[]).includes(trigger)) {
+    throw new PolicyError('unknown_trigger', `unknown trigger ${JSON.stringify(trigger ?? null)} (known: ${TRIGGERS.join(', ')})`);
+  }
+  const input: PolicyInput = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger };
+  const harness = optString(raw, 'harness', '');
+  if (harness !== undefined) input.harness = harness;
+  const event = optString(raw, 'event', '');
+  if (event !== undefined) input.event = event;
+  if (raw['shell'] !== undefined && raw['shell'] !== null) input.shell = parseShell(raw['shell']);
+  if (raw['tool'] !== undefined && raw['tool'] !== null) input.tool = parseTool(raw['tool']);
+  if (raw['session'] !== undefined && raw['session'] !== null) input.session = parseSession(raw['session']);
+  if (raw['env'] !== undefined && raw['env'] !== null) input.env = parseEnv(raw['env']);
+  return input;
+}

@@ -1,0 +1,103 @@
+/**
+ * Rule matching. A policy is indexed once (per policy object) by trigger and program, so one
+ * command is compared only with the rules that can match it.
+ */
+import { SEVERITY } from './contract.ts';
+import type { CommandFacts } from './facts.ts';
+import type { CompiledPolicy, CompiledRule, SegmentMatcher } from './policy.ts';
+
+interface Candidate {
+  rule: CompiledRule;
+  /** Load order: the earlier rule wins a full tie. */
+  order: number;
+  matcher: SegmentMatcher;
+}
+
+export interface TriggerIndex {
+  byProgram: ReadonlyMap<string, Candidate[]>;
+  /** Entries without `program`. */
+  anyProgram: Candidate[];
+  /** Rules without `shell_segments` (they match every command alike). */
+  noSegments: Array<{ rule: CompiledRule; order: number }>;
+}
+
+const EMPTY: TriggerIndex = { byProgram: new Map(), anyProgram: [], noSegments: [] };
+const indexes = new WeakMap<CompiledPolicy, Map<string, TriggerIndex>>();
+
+export function triggerIndex(policy: CompiledPolicy, trigger: string): TriggerIndex {
+  let byTrigger = indexes.get(policy);
+  if (!byTrigger) {
+    byTrigger = buildIndex(policy);
+    indexes.set(policy, byTrigger);
+  }
+  return byTrigger.get(trigger) ?? EMPTY;
+}
+
+function buildIndex(policy: CompiledPolicy): Map<string, TriggerIndex> {
+  const out = new Map<string, { byProgram: Map<string, Candidate[]>; anyProgram: Candidate[]; noSegments: TriggerIndex['noSegments'] }>();
+  policy.rules.forEach((rule, order) => {
+    for (const t of rule.triggers) {
+      let ix = out.get(t);
+      if (!ix) out.set(t, (ix = { byProgram: new Map(), anyProgram: [], noSegments: [] }));
+      if (rule.shell_segments === null) {
+        ix.noSegments.push({ rule, order });
+        continue;
+      }
+      for (const matcher of rule.shell_segments) {
+        const c = { rule, order, matcher };
+        if (!matcher.program) ix.anyProgram.push(c);
+        else for (const p of matcher.program) ix.byProgram.set(p, [...(ix.byProgram.get(p) ?? []), c]);
+      }
+    }
+  });
+  return out;
+}
+
+/** Conditions that do not depend on the command: tool name and env. */
+export function contextMatches(rule: CompiledRule, toolName: string | undefined, env: Readonly<Record<string, string>> | undefined): boolean {
+  if (rule.tool_name !== null && rule.tool_name !== toolName) return false;
+  if (rule.env !== null) {
+    for (const [k, v] of Object.entries(rule.env)) if (env?.[k] !== v) return false;
+  }
+  return true;
+}
+
+export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
+  if (m.program && (f.opaque || !m.program.includes(f.read.program))) return false;
+  if (m.opaque && !f.opaque) return false;
+  if (m.subcommand_dynamic && !f.read.subcommand_dynamic) return false;
+  if (m.subcommand && !subcommandMatches(m.subcommand, f)) return false;
+  if (m.flags_any && !m.flags_any.some((x) => f.read.flags.has(x))) return false;
+  if (m.flags_all && !m.flags_all.every((x) => f.read.flags.has(x))) return false;
+  if (m.refspec_delete && !f.refspecDelete) return false;
+  if (m.refspec_force && !f.refspecForce) return false;
+  if (m.gh_api_delete && !f.ghApiDelete) return false;
+  if (m.words_any && !m.words_any.some((w) => f.words.has(w))) return false;
+  return true;
+}
+
+/** The rule's words begin the subcommand path, continued by the positionals (`stash drop`). */
+function subcommandMatches(words: readonly string[], f: CommandFacts): boolean {
+  if (f.opaque) return false;
+  const path = f.read.subcommand;
+  for (let i = 0; i < words.length; i++) {
+    const w = i < path.length ? path[i] : f.read.positionals[i - path.length];
+    if (w !== words[i]) return false;
+  }
+  return true;
+}
+
+export interface Winner {
+  rule: CompiledRule;
+  order: number;
+}
+
+/** Precedence: higher priority, then the more severe action, then the earlier rule. */
+export function better(a: Winner, b: Winner | null): boolean {
+  if (b === null) return true;
+  if (a.rule.priority !== b.rule.priority) return a.rule.priority > b.rule.priority;
+  const sa = SEVERITY[a.rule.action];
+  const sb = SEVERITY[b.rule.action];
+  if (sa !== sb) return sa > sb;
+  return a.order < b.order;
+}

@@ -1,0 +1,65 @@
+/**
+ * The line's messages: from every command whose decision is the line's decision, rendered for
+ * that command, duplicates dropped, joined by a blank line in command order. A deny or an ask
+ * always says something: without a message from its rule, a generic one is used.
+ */
+import type { Decision, PolicyInput, PolicyOutput } from './contract.ts';
+import type { CommandFacts } from './facts.ts';
+import type { Winner } from './match.ts';
+import { displayCommand, renderTemplate, shorten, type TemplateContext } from './render.ts';
+
+/** One judged command (facts null: the input had no command). */
+export interface Judged {
+  facts: CommandFacts | null;
+  winner: Winner | null;
+}
+
+type Messages = Pick<PolicyOutput, 'user_message' | 'agent_message' | 'additional_context'>;
+const KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
+
+const FALLBACK: Partial<Record<Decision, { user: string; agent: string }>> = {
+  deny: {
+    user: 'Buckler blocked `{command}` (rule {rule}).',
+    agent: 'Blocked by the policy rule {rule}: `{command}` is not allowed here. Do not retry it in another form; tell the person what you wanted to do.',
+  },
+  ask: {
+    user: 'Buckler asks before running `{command}` (rule {rule}).',
+    agent: '`{command}` needs the confirmation of a person (rule {rule}).',
+  },
+};
+
+export function lineMessages(judged: readonly Judged[], decisive: number, decision: Decision, input: PolicyInput): Messages {
+  const texts: Record<(typeof KEYS)[number], string[]> = { user_message: [], agent_message: [], additional_context: [] };
+  for (const j of judged) {
+    const rule = j.winner?.rule;
+    if (!rule || rule.action !== decision) continue;
+    const ctx = templateContext(j.facts, input, rule.pack, rule.id);
+    for (const key of KEYS) {
+      const t = renderTemplate(rule[key], ctx);
+      if (t !== null && t !== '' && !texts[key].includes(t)) texts[key].push(t);
+    }
+  }
+  const out: Messages = { user_message: null, agent_message: null, additional_context: null };
+  for (const key of KEYS) out[key] = texts[key].length > 0 ? texts[key].join('\n\n') : null;
+  const fallback = FALLBACK[decision];
+  const decider = judged[decisive];
+  if (fallback && decider?.winner) {
+    const ctx = templateContext(decider.facts, input, decider.winner.rule.pack, decider.winner.rule.id);
+    out.user_message ??= renderTemplate(fallback.user, ctx);
+    out.agent_message ??= renderTemplate(fallback.agent, ctx);
+  }
+  return out;
+}
+
+function templateContext(facts: CommandFacts | null, input: PolicyInput, pack: string, rule: string): TemplateContext {
+  if (!facts) {
+    return { command: shorten(input.shell?.command ?? input.tool?.name ?? ''), program: '', subcommand: '', pack, rule };
+  }
+  return {
+    command: displayCommand(facts.cmd.argv, facts.cmd.dynamic),
+    program: facts.read.program,
+    subcommand: facts.read.subcommand.join(' '),
+    pack,
+    rule,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * `CompiledPolicy`: packs and config compiled once into plain JSON-serialisable data that
+ * `evaluate` reads on every call. Produced by src/packs (which validates it); the core trusts it.
+ */
+import type { ProgramGrammar } from '../grammars/types.ts';
+import type { Decision } from './contract.ts';
+
+export type Tier = 'baseline' | 'strict';
+export const TIERS: readonly Tier[] = ['baseline', 'strict'];
+
+/** Operator bypass: exactly "1" in PolicyInput.env allows every `pre_*` decision. */
+export const BYPASS_VARS = ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL'] as const;
+
+/** Bumped when the compiled shape changes, so caches of an older shape are rebuilt. */
+export const POLICY_FORMAT = 1;
+
+/**
+ * One `shell_segments` entry. Every given condition must hold for one simple command. Boolean
+ * conditions count only when true (`false` is the same as absent), as in pack format "1".
+ */
+export interface SegmentMatcher {
+  /** Basenames of the program (any of them). */
+  program?: string[];
+  /** Canonical subcommand words; they must begin the command's subcommand path (then its positionals). */
+  subcommand?: string[];
+  flags_any?: string[];
+  flags_all?: string[];
+  /** git push with a refspec whose source is empty (`:branch`). */
+  refspec_delete?: boolean;
+  /** git push with a refspec that starts with `+`. */
+  refspec_force?: boolean;
+  /** gh api with HTTP method DELETE (any letter case). */
+  gh_api_delete?: boolean;
+  /** The program is not statically known (`$CMD commit`, `eval "$x"`). */
+  opaque?: boolean;
+  /** A word where the subcommand should be has a run-time part (`git $SUB`). */
+  subcommand_dynamic?: boolean;
+  /** At least one literal argument word (not argv[0], not a run-time word) is one of these. */
+  words_any?: string[];
+}
+
+export interface CompiledRule {
+  /** `pack/rule`. */
+  id: string;
+  pack: string;
+  triggers: string[];
+  action: Decision;
+  priority: number;
+  tier: Tier;
+  /** null: the rule does not look at the command. */
+  shell_segments: SegmentMatcher[] | null;
+  tool_name: string | null;
+  env: Record<string, string> | null;
+  user_message: string | null;
+  agent_message: string | null;
+  additional_context: string | null;
+}
+
+export interface PackInfo {
+  id: string;
+  /** File it came from (for messages). */
+  source: string;
+  builtin: boolean;
+  /** Rules loaded from it (after tier filtering). */
+  rules: number;
+}
+
+export interface CompiledPolicy {
+  policy_format: typeof POLICY_FORMAT;
+  tier: Tier;
+  packs: PackInfo[];
+  /** In load order: builtin packs by file name, then user packs by file name. */
+  rules: CompiledRule[];
+  /** Builtin grammars plus those packs describe (`programs:`). */
+  grammars: Record<string, ProgramGrammar>;
+  /** Names of env variables the rules refer to, plus the bypass variables. */
+  env_keys: string[];
+}

@@ -1,0 +1,109 @@
+/**
+ * git's command-line grammar, as data. Global options come from git.c (`handle_options`); the
+ * subcommands' options from their parse-options tables. Only what matters for finding the
+ * subcommand, the options and the positionals is described; unknown options are flags.
+ */
+import type { ProgramGrammar } from './types.ts';
+
+/** git's own commands (`git help -a`): an inline alias never shadows them. */
+const COMMANDS = (
+  'add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr check-ignore ' +
+  'check-mailmap check-ref-format checkout checkout-index cherry cherry-pick citool clean clone column ' +
+  'commit commit-graph commit-tree config count-objects credential describe diagnose diff diff-files ' +
+  'diff-index diff-tree difftool fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg ' +
+  'for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id grep gui hash-object help hook ' +
+  'index-pack init instaweb interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit ' +
+  'maintenance merge merge-base merge-file merge-index merge-tree mergetool mktag mktree ' +
+  'multi-pack-index mv name-rev notes pack-objects pack-redundant pack-refs patch-id prune ' +
+  'prune-packed pull push range-diff read-tree rebase receive-pack reflog remote repack replace ' +
+  'request-pull rerere reset restore rev-list rev-parse revert rm send-email send-pack shortlog show ' +
+  'show-branch show-index show-ref sparse-checkout stash status stripspace submodule switch ' +
+  'symbolic-ref tag unpack-file unpack-objects update-index update-ref update-server-info ' +
+  'upload-archive upload-pack var verify-commit verify-pack verify-tag version whatchanged worktree ' +
+  'write-tree'
+).split(' ');
+
+export const git: ProgramGrammar = {
+  nested: true,
+  abbreviations: true,
+  inline_aliases: { option: '-c', prefix: 'alias.' },
+  commands: COMMANDS,
+  value_options: [
+    '-C',
+    '-c',
+    '--git-dir',
+    '--work-tree',
+    '--namespace',
+    '--super-prefix',
+    '--config-env',
+    '--exec-path',
+    '--attr-source',
+    '--list-cmds',
+  ],
+  subcommands: {
+    push: {
+      value_options: ['-o', '--push-option', '--repo', '--receive-pack', '--exec', '--recurse-submodules'],
+      long_options: [
+        '--all', '--branches', '--prune', '--mirror', '--dry-run', '--porcelain', '--delete', '--tags',
+        '--follow-tags', '--signed', '--no-signed', '--atomic', '--no-atomic', '--force-with-lease',
+        '--no-force-with-lease', '--force', '--force-if-includes', '--no-force-if-includes',
+        '--set-upstream', '--thin', '--no-thin', '--quiet', '--verbose', '--progress', '--no-progress',
+        '--no-recurse-submodules', '--verify', '--no-verify', '--ipv4', '--ipv6',
+      ],
+      synonyms: {
+        '-f': '--force',
+        '-d': '--delete',
+        '-u': '--set-upstream',
+        '-n': '--dry-run',
+        '-q': '--quiet',
+        '-v': '--verbose',
+        '-o': '--push-option',
+        '-4': '--ipv4',
+        '-6': '--ipv6',
+      },
+    },
+    commit: {
+      value_options: [
+        '-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--fixup',
+        '--squash', '--author', '--date', '-t', '--template', '--cleanup', '--trailer',
+        '--pathspec-from-file',
+      ],
+      synonyms: { '-a': '--all', '-m': '--message', '-F': '--file', '-n': '--no-verify', '-q': '--quiet' },
+    },
+    'commit-tree': { value_options: ['-p', '-m', '-F'] },
+    reset: {
+      value_options: ['--pathspec-from-file'],
+      long_options: [
+        '--soft', '--mixed', '--hard', '--merge', '--keep', '--quiet', '--no-quiet', '--patch',
+        '--intent-to-add', '--recurse-submodules', '--no-recurse-submodules', '--pathspec-file-nul',
+        '--refresh', '--no-refresh',
+      ],
+      synonyms: { '-q': '--quiet', '-p': '--patch', '-N': '--intent-to-add' },
+    },
+    merge: { value_options: ['-m', '-F', '--file', '-s', '--strategy', '-X', '--strategy-option', '--into-name'] },
+    rebase: { value_options: ['--onto', '-s', '--strategy', '-X', '--strategy-option', '-x', '--exec', '-C'] },
+    add: { value_options: ['--chmod', '--pathspec-from-file'] },
+    fetch: {
+      value_options: ['--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--upload-pack', '-o', '--server-option', '--negotiation-tip', '--refmap', '--recurse-submodules-default'],
+      synonyms: { '-p': '--prune', '-P': '--prune-tags' },
+    },
+    log: { value_options: ['-n', '--max-count', '--skip', '--since', '--until', '--author', '--committer', '--grep', '--format', '--pretty', '-L', '--decorate-refs', '--decorate-refs-exclude'] },
+    branch: { value_options: ['-t', '--track', '-u', '--set-upstream-to', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--format', '--sort'] },
+    remote: {
+      nested: true,
+      aliases: { rm: 'remove' },
+      subcommands: {
+        add: { value_options: ['-t', '-m'] },
+        remove: {},
+        rename: {},
+        'set-url': {},
+        'set-head': {},
+        'set-branches': {},
+        'get-url': {},
+        show: {},
+        prune: {},
+        update: {},
+      },
+    },
+  },
+};

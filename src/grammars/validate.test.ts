@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { gh } from './gh.ts';
+import { git } from './git.ts';
+import { grammarProblems, normaliseGrammar } from './validate.ts';
+
+describe('grammarProblems', () => {
+  it('accepts the builtin grammars', () => {
+    expect(grammarProblems(git, 'git')).toEqual([]);
+    expect(grammarProblems(gh, 'gh')).toEqual([]);
+  });
+  it.each<[unknown, string]>([
+    [[], 'must be a mapping'],
+    [{ value_options: '-n' }, '"value_options" must be a list of strings'],
+    [{ value_options: ['n'] }, 'must start with -'],
+    [{ nested: 'yes' }, '"nested" must be true or false'],
+    [{ flavour: 1 }, 'unknown field "flavour"'],
+    [{ subcommands: { delete: { value_options: [1] } } }, 'program "x" delete: "value_options" must be a list of strings'],
+    [{ subcommands: { delete: { inherit_options: true } } }, 'unknown field "inherit_options"'],
+    [{ synonyms: { '-f': 1 } }, '"synonyms" must map strings to strings'],
+    [{ inline_aliases: { option: '-c' } }, '"inline_aliases" must be'],
+  ])('reports %j', (raw, problem) => {
+    expect(grammarProblems(raw, 'x').join('\n')).toContain(problem);
+  });
+  it('turns empty subcommand entries into empty grammars', () => {
+    const g = normaliseGrammar({ subcommands: { delete: null, get: { subcommands: { pods: null } } } });
+    expect(g.subcommands).toEqual({ delete: {}, get: { subcommands: { pods: {} } } });
+  });
+});

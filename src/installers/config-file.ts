@@ -1,0 +1,82 @@
+/**
+ * Reading a harness config file safely: what is on disk (bytes, mode, where a symlink
+ * leads) and its JSON, or an InstallerError that names the file. Reading never changes anything.
+ */
+import fs from 'node:fs';
+import { InstallerError, describeFsError } from './errors.ts';
+import { detectStyle, type JsonStyle } from './json-text.ts';
+
+export interface ConfigSnapshot {
+  /** The path as configured (may be a symlink). */
+  file: string;
+  /** Where writes go: the symlink's target, else `file`. */
+  target: string;
+  exists: boolean;
+  /** Exact bytes on disk (empty when the file does not exist). */
+  bytes: Buffer;
+  /** The parsed JSON (undefined when the file does not exist). */
+  value: unknown;
+  style: JsonStyle | null;
+  /** Permission bits of the existing file. */
+  mode: number | null;
+  uid: number | null;
+  gid: number | null;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Where writes to `file` go: through a symlink to its target. */
+export function writeTarget(file: string): string {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return file;
+    throw new InstallerError('unreadable', file, `cannot read: ${describeFsError(e)}`);
+  }
+  if (!st.isSymbolicLink()) return file;
+  try {
+    return fs.realpathSync(file);
+  } catch (e) {
+    throw new InstallerError('unreadable', file, `is a symlink that leads nowhere (${describeFsError(e)}); fix or remove it`);
+  }
+}
+
+/** Parses config bytes; throws InstallerError('malformed') naming `file`. */
+export function parseConfigBytes(file: string, bytes: Buffer): { value: unknown; style: JsonStyle } {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw new InstallerError('malformed', file, 'is not valid UTF-8; left unchanged');
+  }
+  const bom = text.startsWith('\uFEFF');
+  if (bom) text = text.slice(1);
+  if (text.trim() === '') throw new InstallerError('malformed', file, 'is empty, not a JSON object; left unchanged');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new InstallerError('malformed', file, `is not valid JSON (${why}); left unchanged`);
+  }
+  return { value, style: detectStyle(text, bom) };
+}
+
+export function readConfig(file: string): ConfigSnapshot {
+  const target = writeTarget(file);
+  let bytes: Buffer;
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(target);
+    if (st.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    bytes = fs.readFileSync(target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { file, target, exists: false, bytes: Buffer.alloc(0), value: undefined, style: null, mode: null, uid: null, gid: null };
+    }
+    throw new InstallerError('unreadable', file, `cannot read: ${describeFsError(e)}`);
+  }
+  const { value, style } = parseConfigBytes(file, bytes);
+  return { file, target, exists: true, bytes, value, style, mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
+}

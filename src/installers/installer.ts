@@ -1,0 +1,63 @@
+/**
+ * The contract each harness installer implements: Buckler's hooks for that harness as data,
+ * and pure edits of the parsed config that add or remove them. Files, backups, plans and
+ * rendering are shared (planner.ts, apply.ts, render.ts) and know no harness.
+ */
+import type { InstallableHarness, Scope } from '../paths.ts';
+import type { JsonObject } from './json-text.ts';
+
+/** One hook Buckler wants in a harness config. */
+export interface WantedHook {
+  event: string;
+  /** Tool-name matcher; absent = every occurrence of the event. */
+  matcher?: string;
+  /** Seconds the harness waits before giving up on the hook. */
+  timeout: number;
+  /** Whether a hook that fails (crash, timeout, bad output) blocks the action. */
+  blockOnFailure: boolean;
+}
+
+/** One planned edit, for people to read and scripts to inspect. */
+export interface Change {
+  op: 'add' | 'replace' | 'remove';
+  event: string;
+  matcher?: string;
+  /** The command written (add, replace) or removed (remove). */
+  command: string;
+  /** For replace: the command that was there before. */
+  previous?: string;
+}
+
+export interface Edit {
+  value: JsonObject;
+  changes: Change[];
+}
+
+/** A Buckler entry found in a config, wherever it sits. */
+export interface FoundHook {
+  event: string;
+  matcher?: string;
+  command: string;
+  /** Files the command needs (the interpreter, Buckler's bundle or launcher). */
+  files: string[];
+  /** The entry is exactly what `wire` writes for this event with this command. */
+  asWanted: boolean;
+}
+
+export interface HarnessInstaller {
+  readonly name: InstallableHarness;
+  readonly scopes: readonly Scope[];
+  readonly hooks: readonly WantedHook[];
+  /** The config for a file that does not exist yet. */
+  emptyConfig(): JsonObject;
+  /** Why `value` is not a config this installer can edit, or null when it can. */
+  problem(value: unknown): string | null;
+  /** Things worth telling the person about an editable config (not errors). */
+  warnings(value: JsonObject): string[];
+  /** Buckler's hooks wired to `command`, every other entry kept in place and order. */
+  wire(value: JsonObject, command: string): Edit;
+  /** Every Buckler entry removed, and the containers that only held them. */
+  unwire(value: JsonObject): Edit;
+  /** Buckler's entries in the config, in file order. */
+  find(value: JsonObject): FoundHook[];
+}

@@ -1,0 +1,77 @@
+/**
+ * The builtin packs as shipped: they load without a single problem (examples included), every
+ * rule carries both kinds of examples, every message a blocking or nudging rule needs is there,
+ * and no message names a particular company's tools.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { builtinPacksDir } from '../paths.ts';
+import { loadPolicyReport } from './runtime.ts';
+import { parseYaml } from './yaml.ts';
+
+const configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-builtin-'));
+afterAll(() => fs.rmSync(configHome, { recursive: true, force: true }));
+
+const dir = builtinPacksDir();
+const files = fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
+
+interface RawRule {
+  id: string;
+  action: string;
+  tier?: string;
+  user_message?: string | null;
+  agent_message?: string | null;
+  additional_context?: string | null;
+  examples?: { match?: unknown[]; no_match?: unknown[] };
+}
+const packs = files.map((f) => {
+  const text = fs.readFileSync(path.join(dir, f), 'utf8');
+  const doc = parseYaml(text, f).doc as { pack: string; rules: RawRule[] };
+  return { file: f, text, doc };
+});
+
+/** Names of companies and their products that messages must not use. */
+const VENDORS = /github|gitlab|bitbucket|microsoft|google|amazon|aws|azure|cursor|claude|anthropic|openai|codex|copilot|gemini|windsurf|cline/i;
+
+describe('builtin packs', () => {
+  it('are agent-git and agent-gh, named after their files', () => {
+    expect(packs.map((p) => [p.file, p.doc.pack])).toEqual([
+      ['agent-gh.yaml', 'agent-gh'],
+      ['agent-git.yaml', 'agent-git'],
+    ]);
+  });
+
+  it.each(['baseline', 'strict'] as const)('load with no problem at all, examples included (%s)', (tier) => {
+    const r = loadPolicyReport({ BUCKLER_CONFIG_HOME: configHome }, { tier });
+    expect(r.problems.map((p) => `${p.file}:${p.line} ${p.rule}: ${p.message}`)).toEqual([]);
+    expect(r.checked).toBe(packs.reduce((n, p) => n + p.doc.rules.length, 0));
+    const strict = packs.flatMap((p) => p.doc.rules).filter((x) => x.tier === 'strict').length;
+    expect(r.policy.rules.length).toBe(r.checked - (tier === 'baseline' ? strict : 0));
+  });
+
+  const rules = packs.flatMap((p) => p.doc.rules.map((r) => [`${p.doc.pack}/${r.id}`, r] as const));
+  it.each(rules)('%s has match and no_match examples and the messages its action needs', (_id, r) => {
+    expect(r.examples?.match?.length ?? 0).toBeGreaterThan(0);
+    expect(r.examples?.no_match?.length ?? 0).toBeGreaterThan(0);
+    if (r.action === 'deny' || r.action === 'ask') {
+      expect(r.user_message?.trim()).toBeTruthy();
+      expect(r.agent_message?.trim()).toBeTruthy();
+    }
+    if (r.action === 'nudge') expect(r.additional_context?.trim()).toBeTruthy();
+    for (const m of [r.user_message, r.agent_message, r.additional_context]) {
+      if (m) expect(m).not.toMatch(VENDORS);
+    }
+  });
+
+  it('no pack text names a vendor outside comments about the program name', () => {
+    for (const p of packs) {
+      const prose = p.text
+        .split('\n')
+        .filter((l) => !/^\s*(-|#|program:|subcommand:)/.test(l))
+        .join('\n');
+      expect(prose, p.file).not.toMatch(VENDORS);
+    }
+  });
+});

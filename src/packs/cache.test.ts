@@ -1,0 +1,84 @@
+/** The cache's pure part: stamps change with every input; only a whole record for the stamp is used. */
+import { describe, expect, it } from 'vitest';
+import { POLICY_FORMAT } from '../core/policy.ts';
+import { cacheFileName, cacheRecordText, readCacheRecord, stampOf, type CachedLoad, type StampParts } from './cache.ts';
+
+const st = (over: Partial<NonNullable<StampParts['code']['stat']>> = {}) => ({ ino: 7, size: 100, mtimeMs: 1000.5, ctimeMs: 1000.5, ...over });
+const base = (): StampParts => ({
+  code: { path: '/pkg/dist/buckler.cjs', stat: st() },
+  config: { path: '/c/config.toml', stat: null },
+  dirs: [
+    { dir: '/pkg/packs', files: [{ path: '/pkg/packs/agent-gh.yaml', stat: st() }, { path: '/pkg/packs/agent-git.yaml', stat: st({ ino: 8 }) }] },
+    { dir: '/c/rules.d', files: null },
+  ],
+  options: { tier: null, examples: true },
+});
+
+const loaded: CachedLoad = {
+  policy: { policy_format: POLICY_FORMAT, tier: 'baseline', packs: [], rules: [
+    { id: 'p/r', pack: 'p', triggers: ['pre_shell_exec'], action: 'deny', priority: 50, tier: 'baseline', shell_segments: [{ program: ['git'] }], tool_name: null, env: null, user_message: 'u', agent_message: 'a', additional_context: null },
+  ], grammars: {}, env_keys: ['BUCKLER_BYPASS'] },
+  config: { tier: 'baseline', audit_log: false, packs: {} },
+  warnings: ['w'],
+};
+
+describe('stampOf', () => {
+  const changes: [string, (p: StampParts) => void][] = [
+    ['a pack edited in place (ctime, mtime)', (p) => { p.dirs[0]!.files![0]!.stat = st({ mtimeMs: 2000, ctimeMs: 2000 }); }],
+    ['a pack replaced by rename (inode)', (p) => { p.dirs[0]!.files![1]!.stat = st({ ino: 99 }); }],
+    ['a pack grew (size)', (p) => { p.dirs[0]!.files![0]!.stat = st({ size: 101 }); }],
+    ['a user pack added', (p) => { p.dirs[1]!.files = [{ path: '/c/rules.d/mine.yaml', stat: st() }]; }],
+    ['the rules directory created empty', (p) => { p.dirs[1]!.files = []; }],
+    ['a builtin pack removed', (p) => { p.dirs[0]!.files!.pop(); }],
+    ['config.toml created', (p) => { p.config.stat = st(); }],
+    ['the code upgraded', (p) => { p.code.stat = st({ mtimeMs: 5 }); }],
+    ['another tier asked for', (p) => { p.options.tier = 'strict'; }],
+    ['examples switched off', (p) => { p.options.examples = false; }],
+    ['another config location', (p) => { p.config.path = '/d/config.toml'; }],
+  ];
+  it.each(changes)('changes when %s', (_, change) => {
+    const p = base();
+    change(p);
+    expect(stampOf(p)).not.toBe(stampOf(base()));
+  });
+  it('is stable for the same inputs', () => expect(stampOf(base())).toBe(stampOf(base())));
+});
+
+describe('cacheFileName', () => {
+  it('is one of a few fixed names', () => {
+    expect(cacheFileName({ tier: null, examples: true })).toBe('policy-config.json');
+    expect(cacheFileName({ tier: 'strict', examples: true })).toBe('policy-strict.json');
+    expect(cacheFileName({ tier: 'baseline', examples: false })).toBe('policy-baseline-noexamples.json');
+  });
+});
+
+describe('readCacheRecord', () => {
+  const stamp = stampOf(base());
+  const good = cacheRecordText(stamp, loaded);
+  it('returns the load for a whole record with the same stamp', () => {
+    expect(readCacheRecord(good, stamp)).toEqual(loaded);
+  });
+  it('misses on another stamp', () => expect(readCacheRecord(good, stamp + 'x')).toBeNull());
+  it.each([0.2, 0.5, 0.9, 0.999])('misses on a record torn at %s of its length', (f) => {
+    expect(readCacheRecord(good.slice(0, Math.floor(good.length * f)), stamp)).toBeNull();
+  });
+  const corrupt: [string, (r: any) => void][] = [
+    ['an older cache format', (r) => { r.cache_format = 0; }],
+    ['an older policy format', (r) => { r.loaded.policy.policy_format = -1; }],
+    ['rules not a list', (r) => { r.loaded.policy.rules = {}; }],
+    ['a rule with an unknown action', (r) => { r.loaded.policy.rules[0].action = 'maybe'; }],
+    ['a rule without an id', (r) => { delete r.loaded.policy.rules[0].id; }],
+    ['a rule with segments of the wrong type', (r) => { r.loaded.policy.rules[0].shell_segments = ['git']; }],
+    ['env_keys not strings', (r) => { r.loaded.policy.env_keys = [1]; }],
+    ['config without audit_log', (r) => { delete r.loaded.config.audit_log; }],
+    ['an unknown tier', (r) => { r.loaded.config.tier = 'lax'; }],
+    ['warnings missing', (r) => { delete r.loaded.warnings; }],
+    ['not an object', (r) => { r.loaded = [1]; }],
+  ];
+  it.each(corrupt)('misses on %s', (_, spoil) => {
+    const r = JSON.parse(good);
+    spoil(r);
+    expect(readCacheRecord(JSON.stringify(r), stamp)).toBeNull();
+  });
+  it.each(['', 'null', '[]', '{', 'garbage'])('misses on %j', (text) => expect(readCacheRecord(text, stamp)).toBeNull());
+});

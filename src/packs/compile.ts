@@ -1,0 +1,100 @@
+/**
+ * Parsed pack documents + config → one `CompiledPolicy` (pure: no files, no YAML).
+ * Every pack is checked, enabled or not; only enabled packs' rules of the active tier load.
+ * A broken rule is left out with an error; a rule whose examples fail is reported and kept
+ * (dropping a deny rule because of a wrong example would open what it guards).
+ */
+import { BYPASS_VARS, POLICY_FORMAT, type CompiledPolicy, type CompiledRule, type PackInfo, type Tier } from '../core/policy.ts';
+import { BUILTIN_GRAMMARS } from '../grammars/index.ts';
+import type { ProgramGrammar } from '../grammars/types.ts';
+import { runExamples } from './examples.ts';
+import { lineFor, type LineMap, type Problem } from './problems.ts';
+import { readHeader, readPrograms, readRules, type LoadedRule } from './schema.ts';
+
+export interface PackSource {
+  file: string;
+  /** Pack id when the file has no `pack:` (the file name without extension). */
+  name: string;
+  builtin: boolean;
+  doc: unknown;
+  lines?: LineMap;
+}
+
+export interface CompileOptions {
+  tier: Tier;
+  packs: Readonly<Record<string, { enabled: boolean }>>;
+  /** Run every rule's examples (validate, and a cold load). */
+  examples: boolean;
+}
+
+export interface CompileResult {
+  policy: CompiledPolicy;
+  problems: Problem[];
+  /** Every checked rule of every pack, loaded or not (for validate's summary). */
+  checked: number;
+}
+
+export function compilePolicy(sources: readonly PackSource[], opts: CompileOptions): CompileResult {
+  const problems: Problem[] = [];
+  const grammars: Record<string, ProgramGrammar> = { ...BUILTIN_GRAMMARS };
+  const allGrammars: Record<string, ProgramGrammar> = { ...BUILTIN_GRAMMARS };
+  const parts = sources.map((src) => {
+    const ctx = src.lines ? { file: src.file, defaultId: src.name, lines: src.lines } : { file: src.file, defaultId: src.name };
+    const header = readHeader(src.doc, ctx);
+    problems.push(...header.problems);
+    const enabled = opts.packs[header.id]?.enabled !== false;
+    if (header.usable) {
+      const { programs, problems: p } = readPrograms(src.doc, ctx);
+      problems.push(...p);
+      Object.assign(allGrammars, programs);
+      if (enabled) Object.assign(grammars, programs);
+    }
+    return { src, ctx, header, enabled };
+  });
+
+  const rules: CompiledRule[] = [];
+  const packs: PackInfo[] = [];
+  const ids = new Set<string>();
+  let checked = 0;
+  for (const { src, ctx, header, enabled } of parts) {
+    if (!header.usable) continue;
+    const { rules: loaded, problems: p } = readRules(src.doc, header, ctx, allGrammars);
+    problems.push(...p);
+    checked += loaded.length;
+    if (opts.examples) for (const l of loaded) problems.push(...exampleProblems(l, src, allGrammars));
+    let count = 0;
+    for (const l of loaded) {
+      if (ids.has(l.rule.id)) {
+        problems.push(ruleProblem(src, l, `duplicate rule id ${l.rule.id} (already loaded from an earlier file); this one is skipped`));
+        continue;
+      }
+      ids.add(l.rule.id);
+      if (!enabled || (l.rule.tier === 'strict' && opts.tier !== 'strict')) continue;
+      rules.push(l.rule);
+      count++;
+    }
+    if (enabled) packs.push({ id: header.id, source: src.file, builtin: src.builtin, rules: count });
+  }
+
+  const envKeys = new Set<string>(BYPASS_VARS);
+  for (const r of rules) for (const k of Object.keys(r.env ?? {})) envKeys.add(k);
+  return {
+    policy: { policy_format: POLICY_FORMAT, tier: opts.tier, packs, rules, grammars, env_keys: [...envKeys].sort() },
+    problems,
+    checked,
+  };
+}
+
+function ruleProblem(src: PackSource, l: LoadedRule, message: string, path: (string | number)[] = []): Problem {
+  const p: Problem = { severity: 'error', file: src.file, rule: l.rule.id, message };
+  const line = lineFor(src.lines, ['rules', l.index, ...path]);
+  if (line !== undefined) p.line = line;
+  return p;
+}
+
+function exampleProblems(l: LoadedRule, src: PackSource, grammars: Record<string, ProgramGrammar>): Problem[] {
+  return runExamples(l, grammars).map((f) => {
+    const i = l.examples[f.kind].indexOf(f.example);
+    return ruleProblem(src, l, f.message, ['examples', f.kind, i]);
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * Rule examples: every `examples.match` entry must be matched by its rule, every
+ * `examples.no_match` entry must not. A rule is tried on its own (a policy of that one rule), so
+ * an example checks what the rule matches, not how it fares against other rules.
+ */
+import { POLICY_IO_VERSION, type PolicyInput, type Trigger } from '../core/contract.ts';
+import { evaluate } from '../core/evaluate.ts';
+import { POLICY_FORMAT, type CompiledPolicy } from '../core/policy.ts';
+import type { Grammars } from '../grammars/types.ts';
+import type { LoadedRule, RuleExample } from './schema.ts';
+
+export interface ExampleFailure {
+  kind: 'match' | 'no_match';
+  example: RuleExample;
+  message: string;
+}
+
+function exampleInput(ex: RuleExample, loaded: LoadedRule): PolicyInput {
+  const rule = loaded.rule;
+  const input: PolicyInput = {
+    policy_io_version: POLICY_IO_VERSION,
+    trigger: (ex.trigger ?? rule.triggers[0]) as Trigger,
+    harness: 'examples',
+  };
+  if (ex.command !== undefined) input.shell = { command: ex.command };
+  // A plain command example keeps the rule's own tool and env conditions true.
+  const tool = ex.tool_name ?? rule.tool_name;
+  if (tool !== null) input.tool = { name: tool };
+  const env = ex.env ?? rule.env;
+  if (env !== null) input.env = { ...env };
+  return input;
+}
+
+const describe = (ex: RuleExample): string => (ex.command !== undefined ? JSON.stringify(ex.command) : JSON.stringify(ex));
+
+export function runExamples(loaded: LoadedRule, grammars: Grammars): ExampleFailure[] {
+  const policy: CompiledPolicy = {
+    policy_format: POLICY_FORMAT,
+    tier: loaded.rule.tier,
+    packs: [],
+    rules: [loaded.rule],
+    grammars: { ...grammars },
+    env_keys: [],
+  };
+  const failures: ExampleFailure[] = [];
+  for (const kind of ['match', 'no_match'] as const) {
+    for (const ex of loaded.examples[kind]) {
+      const out = evaluate(exampleInput(ex, loaded), policy);
+      if (out.error) {
+        failures.push({ kind, example: ex, message: `example ${describe(ex)} could not be analysed: ${out.error.message}` });
+        continue;
+      }
+      const matched = out.rule === loaded.rule.id || out.commands.some((c) => c.rule === loaded.rule.id);
+      if (kind === 'match' && !matched) failures.push({ kind, example: ex, message: `example ${describe(ex)} should match but does not` });
+      if (kind === 'no_match' && matched) failures.push({ kind, example: ex, message: `example ${describe(ex)} should not match but does` });
+    }
+  }
+  return failures;
+}

@@ -1,0 +1,359 @@
+/**
+ * Pack format "1" (docs/packs.md): a parsed pack document → checked rules and grammars.
+ * Each rule is checked on its own: a broken rule is reported and left out, the rest of the
+ * file still loads. Unknown keys that could change what a rule matches are errors; other
+ * unknown keys are warnings.
+ */
+import { DECISIONS, TRIGGERS, type Decision, type Trigger } from '../core/contract.ts';
+import { programName } from '../core/facts.ts';
+import { TIERS, type CompiledRule, type SegmentMatcher, type Tier } from '../core/policy.ts';
+import type { Grammars, ProgramGrammar } from '../grammars/types.ts';
+import { grammarProblems, normaliseGrammar } from '../grammars/validate.ts';
+import { lineFor, type LineMap, type Problem } from './problems.ts';
+
+export interface RuleExample {
+  command?: string;
+  tool_name?: string;
+  env?: Record<string, string>;
+  trigger?: string;
+}
+
+export interface LoadedRule {
+  rule: CompiledRule;
+  examples: { match: RuleExample[]; no_match: RuleExample[] };
+  /** Line of the rule in its file. */
+  line: number | undefined;
+  /** Index in the file's `rules` list. */
+  index: number;
+}
+
+export interface PackContext {
+  file: string;
+  /** Pack id when the file has no `pack:` (the file name without extension). */
+  defaultId: string;
+  lines?: LineMap;
+}
+
+type Obj = Record<string, unknown>;
+type Path = (string | number)[];
+
+const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs'];
+const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
+const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'gh_api_delete', 'opaque', 'subcommand_dynamic'] as const;
+const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', ...SEGMENT_BOOLEANS];
+const MESSAGE_KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
+export const DEFAULT_PRIORITY = 50;
+
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** Thrown inside one rule's check; the rule is skipped. */
+class RuleProblem extends Error {
+  constructor(
+    message: string,
+    readonly path: Path,
+  ) {
+    super(message);
+  }
+}
+
+export interface PackHeader {
+  id: string;
+  defaultTier: Tier;
+  problems: Problem[];
+  /** False when the file cannot be used at all (not a mapping, another format version). */
+  usable: boolean;
+}
+
+export function readHeader(doc: unknown, ctx: PackContext): PackHeader {
+  const problems: Problem[] = [];
+  const at = (path: Path, message: string, severity: Problem['severity'] = 'error'): void => {
+    const line = lineFor(ctx.lines, path);
+    problems.push(line === undefined ? { severity, file: ctx.file, message } : { severity, file: ctx.file, line, message });
+  };
+  const header: PackHeader = { id: ctx.defaultId, defaultTier: 'baseline', problems, usable: false };
+  if (doc === null || doc === undefined) {
+    at([], 'the file is empty (no rules loaded)', 'warning');
+    return header;
+  }
+  if (!isObject(doc)) {
+    at([], 'a pack must be a YAML mapping with a "rules" list');
+    return header;
+  }
+  for (const k of Object.keys(doc)) if (!PACK_KEYS.includes(k)) at([k], `unknown pack field "${k}" (ignored)`, 'warning');
+  const version = doc['version'];
+  if (version !== undefined && String(version) !== '1') {
+    at(['version'], `pack format version ${JSON.stringify(version)} is not supported (this Buckler reads "1")`);
+    return header;
+  }
+  const id = doc['pack'];
+  if (id !== undefined) {
+    if (typeof id === 'string' && /^[A-Za-z0-9_.-]+$/.test(id)) header.id = id;
+    else at(['pack'], `"pack" must be a name of letters, digits, "-", "_" or "." (using "${ctx.defaultId}")`);
+  }
+  const defaults = doc['defaults'];
+  if (defaults !== undefined && defaults !== null) {
+    if (!isObject(defaults)) at(['defaults'], '"defaults" must be a mapping');
+    else {
+      for (const k of Object.keys(defaults)) if (k !== 'tier') at(['defaults', k], `unknown field "defaults.${k}" (ignored)`, 'warning');
+      const tier = defaults['tier'];
+      if (tier !== undefined) {
+        if (typeof tier === 'string' && (TIERS as readonly string[]).includes(tier)) header.defaultTier = tier as Tier;
+        else at(['defaults', 'tier'], `"defaults.tier" must be one of ${TIERS.join(', ')}`);
+      }
+    }
+  }
+  const rules = doc['rules'];
+  if (rules !== undefined && rules !== null && !Array.isArray(rules)) {
+    at(['rules'], '"rules" must be a list');
+    return header;
+  }
+  header.usable = true;
+  return header;
+}
+
+/** The pack's `programs:` (grammars for more programs), checked. */
+export function readPrograms(doc: unknown, ctx: PackContext): { programs: Record<string, ProgramGrammar>; problems: Problem[] } {
+  const programs: Record<string, ProgramGrammar> = {};
+  const problems: Problem[] = [];
+  const raw = isObject(doc) ? doc['programs'] : undefined;
+  if (raw === undefined || raw === null) return { programs, problems };
+  const at = (path: Path, message: string): void => {
+    const line = lineFor(ctx.lines, path);
+    problems.push(line === undefined ? { severity: 'error', file: ctx.file, message } : { severity: 'error', file: ctx.file, line, message });
+  };
+  if (!isObject(raw)) {
+    at(['programs'], '"programs" must map program names to grammars');
+    return { programs, problems };
+  }
+  for (const [name, g] of Object.entries(raw)) {
+    const found = grammarProblems(g ?? {}, name);
+    if (found.length > 0) for (const p of found) at(['programs', name], p);
+    else programs[name] = normaliseGrammar((g ?? {}) as Obj);
+  }
+  return { programs, problems };
+}
+
+/** Checks every rule; returns the good ones (tier not yet filtered) and the problems. */
+export function readRules(
+  doc: unknown,
+  header: PackHeader,
+  ctx: PackContext,
+  grammars: Grammars,
+): { rules: LoadedRule[]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const rules: LoadedRule[] = [];
+  const list = isObject(doc) && Array.isArray(doc['rules']) ? (doc['rules'] as unknown[]) : [];
+  const seen = new Set<string>();
+  list.forEach((raw, index) => {
+    const localId = isObject(raw) && typeof raw['id'] === 'string' && raw['id'] !== '' ? raw['id'] : `#${index + 1}`;
+    const fullId = `${header.id}/${localId}`;
+    const report = (severity: Problem['severity'], path: Path, message: string): void => {
+      const line = lineFor(ctx.lines, ['rules', index, ...path]);
+      const p: Problem = { severity, file: ctx.file, rule: fullId, message };
+      if (line !== undefined) p.line = line;
+      problems.push(p);
+    };
+    try {
+      const loaded = readRule(raw, index, header, grammars, (path, m) => report('warning', path, m));
+      if (!loaded) return;
+      if (seen.has(loaded.rule.id)) throw new RuleProblem(`duplicate rule id "${localId}" in pack ${header.id}`, ['id']);
+      seen.add(loaded.rule.id);
+      loaded.line = lineFor(ctx.lines, ['rules', index]);
+      rules.push(loaded);
+    } catch (e) {
+      if (!(e instanceof RuleProblem)) throw e;
+      report('error', e.path, e.message);
+    }
+  });
+  return { rules, problems };
+}
+
+function readRule(
+  raw: unknown,
+  index: number,
+  header: PackHeader,
+  grammars: Grammars,
+  warn: (path: Path, message: string) => void,
+): LoadedRule | null {
+  if (!isObject(raw)) throw new RuleProblem('a rule must be a mapping', []);
+  for (const k of Object.keys(raw)) if (!RULE_KEYS.includes(k)) warn([k], `unknown rule field "${k}" (ignored)`);
+  const id = raw['id'];
+  if (typeof id !== 'string' || id === '') throw new RuleProblem('"id" is required and must be a non-empty string', ['id']);
+  if (!/^[A-Za-z0-9_.-]+$/.test(id)) throw new RuleProblem('"id" may hold only letters, digits, "-", "_" and "."', ['id']);
+  const enabled = raw['enabled'];
+  if (enabled !== undefined && typeof enabled !== 'boolean') throw new RuleProblem('"enabled" must be true or false', ['enabled']);
+
+  const triggers = readTriggers(raw['trigger']);
+  const action = raw['action'];
+  if (typeof action !== 'string' || !(DECISIONS as readonly string[]).includes(action)) {
+    throw new RuleProblem(`"action" must be one of ${[...DECISIONS].sort().join(', ')}`, ['action']);
+  }
+  if (action === 'deny' || action === 'ask') {
+    const after = triggers.filter((t) => t.startsWith('post_'));
+    if (after.length > 0) {
+      throw new RuleProblem(`"action" ${action} cannot apply to ${after.join(', ')}: nothing is blocked after an action (use nudge)`, ['action']);
+    }
+  }
+  const priority = raw['priority'] ?? DEFAULT_PRIORITY;
+  if (typeof priority !== 'number' || !Number.isInteger(priority)) throw new RuleProblem('"priority" must be an integer', ['priority']);
+  const tier = raw['tier'] ?? header.defaultTier;
+  if (typeof tier !== 'string' || !(TIERS as readonly string[]).includes(tier)) {
+    throw new RuleProblem(`"tier" must be one of ${TIERS.join(', ')}`, ['tier']);
+  }
+  const messages = {} as Record<(typeof MESSAGE_KEYS)[number], string | null>;
+  for (const k of MESSAGE_KEYS) {
+    const v = raw[k];
+    if (v !== undefined && v !== null && typeof v !== 'string') throw new RuleProblem(`"${k}" must be a string or null`, [k]);
+    messages[k] = typeof v === 'string' ? v : null;
+  }
+  const { shell_segments, tool_name, env } = readMatch(raw['match'], grammars);
+  const examples = readExamples(raw['examples']);
+  if (enabled === false) return null;
+  const rule: CompiledRule = {
+    id: `${header.id}/${id}`,
+    pack: header.id,
+    triggers,
+    action: action as Decision,
+    priority,
+    tier: tier as Tier,
+    shell_segments,
+    tool_name,
+    env,
+    ...messages,
+  };
+  return { rule, examples, line: undefined, index };
+}
+
+function readTriggers(v: unknown): Trigger[] {
+  const list = typeof v === 'string' ? [v] : v;
+  if (!isStringList(list) || list.length === 0) throw new RuleProblem('"trigger" is required: a trigger or a list of triggers', ['trigger']);
+  for (const t of list) {
+    if (!(TRIGGERS as readonly string[]).includes(t)) throw new RuleProblem(`"trigger" ${JSON.stringify(t)} must be one of ${TRIGGERS.join(', ')}`, ['trigger']);
+  }
+  return [...new Set(list)] as Trigger[];
+}
+
+function readMatch(v: unknown, grammars: Grammars): Pick<CompiledRule, 'shell_segments' | 'tool_name' | 'env'> {
+  const out: Pick<CompiledRule, 'shell_segments' | 'tool_name' | 'env'> = { shell_segments: null, tool_name: null, env: null };
+  if (v === undefined || v === null) return out;
+  if (!isObject(v)) throw new RuleProblem('"match" must be a mapping', ['match']);
+  for (const k of Object.keys(v)) {
+    if (!['shell_segments', 'tool_name', 'env'].includes(k)) {
+      throw new RuleProblem(`unknown match field "${k}" (known: shell_segments, tool_name, env)`, ['match', k]);
+    }
+  }
+  const segs = v['shell_segments'];
+  if (segs !== undefined && segs !== null) {
+    if (!Array.isArray(segs) || segs.length === 0) throw new RuleProblem('"match.shell_segments" must be a non-empty list', ['match', 'shell_segments']);
+    out.shell_segments = segs.map((s, i) => readSegment(s, ['match', 'shell_segments', i], grammars));
+  }
+  const tool = v['tool_name'];
+  if (tool !== undefined && tool !== null) {
+    if (typeof tool !== 'string') throw new RuleProblem('"match.tool_name" must be a string', ['match', 'tool_name']);
+    out.tool_name = tool;
+  }
+  const env = v['env'];
+  if (env !== undefined && env !== null) {
+    if (!isObject(env)) throw new RuleProblem('"match.env" must map variable names to values', ['match', 'env']);
+    out.env = {};
+    for (const [k, x] of Object.entries(env)) {
+      if (typeof x === 'string') out.env[k] = x;
+      else if (typeof x === 'number') out.env[k] = String(x);
+      else throw new RuleProblem(`"match.env.${k}" must be a string`, ['match', 'env', k]);
+    }
+  }
+  return out;
+}
+
+function readSegment(v: unknown, path: Path, grammars: Grammars): SegmentMatcher {
+  if (!isObject(v)) throw new RuleProblem('a shell_segments entry must be a mapping', path);
+  const m: SegmentMatcher = {};
+  for (const k of Object.keys(v)) {
+    if (!SEGMENT_KEYS.includes(k)) throw new RuleProblem(`unknown shell_segments field "${k}" (known: ${SEGMENT_KEYS.join(', ')})`, [...path, k]);
+  }
+  const program = v['program'];
+  if (program !== undefined && program !== null) {
+    const list = typeof program === 'string' ? [program] : program;
+    if (!isStringList(list) || list.length === 0 || list.some((p) => p === '')) {
+      throw new RuleProblem('"program" must be a program name or a list of them', [...path, 'program']);
+    }
+    m.program = list.map((p) => programName(p.slice(p.lastIndexOf('/') + 1)));
+  }
+  const sub = v['subcommand'];
+  if (sub !== undefined && sub !== null) {
+    const words = typeof sub === 'string' ? sub.trim().split(/\s+/) : sub;
+    if (!isStringList(words) || words.length === 0 || words.some((w) => w === '')) {
+      throw new RuleProblem('"subcommand" must be one or more words, e.g. "push" or "remote remove"', [...path, 'subcommand']);
+    }
+    m.subcommand = canonicalSubcommand(words, m.program, grammars);
+  }
+  for (const k of ['flags_any', 'flags_all', 'words_any'] as const) {
+    const x = v[k];
+    if (x === undefined || x === null) continue;
+    if (!isStringList(x) || x.length === 0) throw new RuleProblem(`"${k}" must be a non-empty list of strings`, [...path, k]);
+    if (k !== 'words_any') {
+      const bad = x.find((f) => !/^-./.test(f));
+      if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)} must be an option such as -f or --force`, [...path, k]);
+      // `--force-with-lease=x` in a rule means the option, as in the command.
+      m[k] = x.map((f) => (f.startsWith('--') && f.includes('=') ? f.slice(0, f.indexOf('=')) : f));
+    } else m[k] = x;
+  }
+  for (const k of SEGMENT_BOOLEANS) {
+    const x = v[k];
+    if (x === undefined || x === null) continue;
+    if (typeof x !== 'boolean') throw new RuleProblem(`"${k}" must be true or false`, [...path, k]);
+    if (x) m[k] = true;
+  }
+  return m;
+}
+
+/** `remote rm` → `remote remove`, with the grammar's aliases (only when the program is known). */
+function canonicalSubcommand(words: string[], programs: string[] | undefined, grammars: Grammars): string[] {
+  if (!programs || programs.length !== 1) return words;
+  const g = Object.hasOwn(grammars, programs[0]!) ? grammars[programs[0]!] : undefined;
+  if (!g) return words;
+  const out: string[] = [];
+  let level: ProgramGrammar | undefined = g;
+  for (const w of words) {
+    const name: string = level?.aliases?.[w] ?? w;
+    out.push(name);
+    level = level?.subcommands?.[name];
+  }
+  return out;
+}
+
+function readExamples(v: unknown): LoadedRule['examples'] {
+  const out: LoadedRule['examples'] = { match: [], no_match: [] };
+  if (v === undefined || v === null) return out;
+  if (!isObject(v)) throw new RuleProblem('"examples" must be a mapping with "match" and "no_match" lists', ['examples']);
+  for (const k of Object.keys(v)) {
+    if (k !== 'match' && k !== 'no_match') throw new RuleProblem(`unknown examples field "${k}" (known: match, no_match)`, ['examples', k]);
+  }
+  for (const k of ['match', 'no_match'] as const) {
+    const list = v[k];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) throw new RuleProblem(`"examples.${k}" must be a list`, ['examples', k]);
+    out[k] = list.map((x, i) => readExample(x, ['examples', k, i]));
+  }
+  return out;
+}
+
+function readExample(x: unknown, path: Path): RuleExample {
+  if (typeof x === 'string') return { command: x };
+  if (!isObject(x)) throw new RuleProblem('an example must be a command or a mapping { command, tool_name, env, trigger }', path);
+  const ex: RuleExample = {};
+  for (const [k, val] of Object.entries(x)) {
+    if (k === 'env') {
+      if (!isObject(val) || !Object.values(val).every((s) => typeof s === 'string')) throw new RuleProblem('example "env" must map names to strings', [...path, k]);
+      ex.env = val as Record<string, string>;
+    } else if (k === 'command' || k === 'tool_name' || k === 'trigger') {
+      if (typeof val !== 'string') throw new RuleProblem(`example "${k}" must be a string`, [...path, k]);
+      ex[k] = val;
+    } else throw new RuleProblem(`unknown example field "${k}" (known: command, tool_name, env, trigger)`, [...path, k]);
+  }
+  if (ex.trigger !== undefined && !(TRIGGERS as readonly string[]).includes(ex.trigger)) {
+    throw new RuleProblem(`example "trigger" must be one of ${TRIGGERS.join(', ')}`, [...path, 'trigger']);
+  }
+  return ex;
+}
