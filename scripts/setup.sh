@@ -571,7 +571,9 @@ bk_write_launcher() {
 # Wires harnesses $@ (cursor, claude-code) through `buckler hooks merge`. Returns 1 if any failed.
 bk_wire_hooks() {
   local h file failed=0 cmd
-  cmd=$(bk_sh_quote "$BK_LAUNCHER")
+  # node and the bundle by absolute path, through `current`: stable across updates, and no
+  # extra shell exec on every hook call (the launcher is for people; hooks run per command).
+  cmd="$(bk_sh_quote "$NODE") $(bk_sh_quote "$BK_CURRENT/dist/buckler.cjs")"
   for h in "$@"; do
     file=$(bk_harness_user_file "$h")
     bk_state_add hook "$h $file"

@@ -103,13 +103,15 @@ describe('scripts/setup.sh', () => {
     for (const dep of ['js-yaml', 'smol-toml']) {
       expect(fs.existsSync(path.join(dataHome(), 'versions', VERSION, 'node_modules', dep, 'package.json'))).toBe(true);
     }
-    const launcher = path.join(home, '.local', 'bin', 'buckler');
+    // Hooks run node and the bundle through `current` (no launcher shell per hook call).
+    const hookCmd = `'${process.execPath}' '${path.join(dataHome(), 'current', 'dist', 'buckler.cjs')}'`;
+    expect(fs.existsSync(path.join(home, '.local', 'bin', 'buckler'))).toBe(true);
     const cursor = fs.readFileSync(path.join(home, '.cursor', 'hooks.json'), 'utf8');
     const claude = fs.readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8');
-    expect(cursor).toContain(`'${launcher}' --driver cursor`);
+    expect(cursor).toContain(`${hookCmd} --driver cursor`);
     expect(cursor).toContain('./hooks/other-guard.sh');
     expect(cursor).toContain('prettier-hook');
-    expect(claude).toContain(`'${launcher}' --driver claude-code`);
+    expect(claude).toContain(`${hookCmd} --driver claude-code`);
     expect(claude).toContain('other-tool check');
   }, 120_000);
 

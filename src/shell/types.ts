@@ -21,7 +21,10 @@ export interface ShellCommand {
 export interface ShellLimits {
   /** Bytes of command text accepted; more is a parse error (fail closed). */
   maxBytes: number;
-  /** Nesting of `bash -c` / substitutions / `eval` / compound commands accepted. */
+  /**
+   * Nesting of `bash -c` / substitutions / `eval` / stdin scripts / script files accepted
+   * (compound commands have their own, larger bound: `maxNesting` in ShellAnalyzeOptions).
+   */
   maxDepth: number;
 }
 

@@ -1,0 +1,416 @@
+/**
+ * Walks the syntax tree and reports every simple command that could run: commands nested in
+ * expansions, compound bodies and function bodies included, with wrappers unwrapped
+ * (wrappers.ts) and nested scripts (`bash -c`, `eval`, here-documents fed to a shell, script
+ * files when a reader is given) analysed recursively within the depth bound.
+ */
+import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
+import { Parser } from './parser.ts';
+import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
+import { type Stdin, type UnwrapContext, handlerFor } from './wrappers.ts';
+import { type ArgWord, Vars, expandWord, wordText } from './word-value.ts';
+
+export interface AnalyzeOptions extends ShellLimits {
+  /** Structural nesting (compound commands, expansions) accepted. */
+  maxNesting: number;
+  /** Script files read through `readScript` per analysis. */
+  maxScripts: number;
+  /** Returns a local script's text, or null (missing, not a regular file, too large). */
+  readScript?: ((path: string) => string | null) | undefined;
+}
+
+interface Ctx {
+  via: readonly string[];
+  depth: number;
+  vars: Vars;
+  /** Inside a branch, loop, background job or after `&&`/`||`: assignments may not happen. */
+  cond: boolean;
+  /** What a command here reads on standard input, when known (computed only when asked). */
+  stdin: StdinThunk;
+}
+
+type StdinThunk = () => Stdin | null;
+const NO_STDIN: StdinThunk = () => null;
+
+function memo(f: StdinThunk): StdinThunk {
+  let done = false;
+  let v: Stdin | null = null;
+  return () => {
+    if (!done) {
+      v = f();
+      done = true;
+    }
+    return v;
+  };
+}
+
+const ASSIGNING_BUILTINS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+const READING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'printf', 'unset', 'let']);
+const SHEBANG_SHELL = /^#!\s*(?:\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|da|z|k|mk|a|y|po)?sh\b/;
+
+export function basename(path: string): string {
+  if (!path.includes('/')) return path;
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const i = trimmed.lastIndexOf('/');
+  return i === -1 ? trimmed : trimmed.slice(i + 1);
+}
+
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+export class Analyzer {
+  readonly out: ShellCommand[] = [];
+  private scriptsRead = 0;
+
+  constructor(private readonly opts: AnalyzeOptions) {}
+
+  /** Parses `text` (nested at `depth`) and reports its commands. */
+  analyzeText(text: string, base: number, depth: number, via: readonly string[], vars: Vars, stdin: Stdin | null): void {
+    if (depth > this.opts.maxDepth) {
+      throw new ShellParseError('too_deep', `scripts nested deeper than ${this.opts.maxDepth} levels`, base);
+    }
+    const budget = { maxDepth: this.opts.maxDepth, maxNesting: this.opts.maxNesting, nesting: 0 };
+    const script = Parser.parse(text, base, budget, depth);
+    this.script(script, { via, depth, vars, cond: false, stdin: () => stdin });
+  }
+
+  // ---- tree walk ----------------------------------------------------------------------------
+
+  private script(s: Script, ctx: Ctx): void {
+    for (const item of s.items) {
+      const c = item.async ? { ...ctx, vars: ctx.vars.child(), cond: true } : ctx;
+      const after = item.andOr.pipelines.length > 1 ? { ...c, cond: true } : c;
+      item.andOr.pipelines.forEach((p, i) => {
+        const pc = i === 0 ? c : after;
+        const timed = p.time ? { ...pc, via: [...pc.via, 'time'] } : pc;
+        const multi = p.commands.length > 1;
+        p.commands.forEach((cmd, k) => {
+          const prev = k > 0 ? p.commands[k - 1] : undefined;
+          const stage: Ctx = multi ? { ...timed, vars: timed.vars.child() } : timed;
+          if (prev !== undefined) stage.stdin = memo(() => this.pipeStdin(prev, timed.vars));
+          this.command(cmd, stage);
+        });
+      });
+    }
+  }
+
+  private command(c: Command, ctx: Ctx): void {
+    if (c.type === 'function') {
+      this.command(c.body, { ...ctx, vars: ctx.vars.child(), cond: true });
+      return;
+    }
+    if (c.type === 'simple') {
+      this.simple(c, ctx);
+      return;
+    }
+    this.redirSubs(c.redirs, ctx);
+    for (const w of c.words) this.wordSubs(w, ctx);
+    const stdin = this.stdinOf(c.redirs, ctx);
+    let inner: Ctx;
+    if (c.kind === 'subshell') inner = { ...ctx, vars: ctx.vars.child(), stdin };
+    else if (c.kind === 'coproc') inner = { ...ctx, via: [...ctx.via, 'coproc'], vars: ctx.vars.child(), cond: true, stdin: NO_STDIN };
+    else if (c.kind === 'group') inner = { ...ctx, stdin };
+    else inner = { ...ctx, cond: true, stdin };
+    if (c.name !== undefined) ctx.vars.set(c.name, null);
+    for (const b of c.bodies) this.script(b, inner);
+  }
+
+  private wordSubs(w: Word, ctx: Ctx): void {
+    for (const p of w.parts) {
+      if (p.type !== 'dyn') continue;
+      for (const sub of p.subs) {
+        this.script(sub.body, {
+          via: [...ctx.via, sub.label],
+          depth: ctx.depth + 1,
+          vars: ctx.vars.child(),
+          cond: ctx.cond,
+          stdin: NO_STDIN,
+        });
+      }
+    }
+  }
+
+  private redirSubs(redirs: Redir[], ctx: Ctx): void {
+    for (const r of redirs) {
+      if (r.target !== null && r.heredoc === null) this.wordSubs(r.target, ctx);
+      if (r.heredoc?.body != null) this.wordSubs(r.heredoc.body, ctx);
+    }
+  }
+
+  private simple(cmd: SimpleCommand, ctx: Ctx): void {
+    for (const a of cmd.assigns) {
+      if (a.index !== null) this.wordSubs(a.index, ctx);
+      if (a.value !== null) this.wordSubs(a.value, ctx);
+      for (const w of a.array ?? []) this.wordSubs(w, ctx);
+    }
+    for (const w of cmd.words) this.wordSubs(w, ctx);
+    this.redirSubs(cmd.redirs, ctx);
+
+    if (cmd.words.length === 0) {
+      for (const a of cmd.assigns) {
+        const v = a.value === null || a.index !== null ? null : wordText(a.value);
+        const known = v !== null && !v.dynamic && !ctx.cond ? v.value : null;
+        ctx.vars.set(a.name, known);
+      }
+      return;
+    }
+    const args: ArgWord[] = [];
+    for (const w of cmd.words) for (const a of expandWord(w, ctx.vars)) args.push(a);
+    this.unwrap(args, ctx.via, this.stdinOf(cmd.redirs, ctx), ctx);
+    this.varEffects(args, ctx);
+  }
+
+  /** Variables a command sets: `export x=git` (known), `read x` (unknown). */
+  private varEffects(args: ArgWord[], ctx: Ctx): void {
+    const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
+    if (ASSIGNING_BUILTINS.has(prog)) {
+      for (const w of args.slice(1)) {
+        const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=)([\s\S]*)$/.exec(w.value);
+        if (m?.[1] === undefined) continue;
+        const known = !w.dynamic && !ctx.cond && m[2] === '=' && !(m[3] ?? '').startsWith('(');
+        ctx.vars.set(m[1], known ? (m[3] ?? '') : null);
+      }
+    } else if (READING_BUILTINS.has(prog)) {
+      for (const w of args.slice(1)) {
+        const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.value);
+        if (m?.[1] !== undefined) ctx.vars.set(m[1], null);
+      }
+    }
+  }
+
+  // ---- standard input -----------------------------------------------------------------------
+
+  private stdinOf(redirs: Redir[], ctx: Ctx): StdinThunk {
+    if (redirs.length === 0) return ctx.stdin;
+    return memo(() => this.redirStdin(redirs, ctx.vars) ?? ctx.stdin());
+  }
+
+  private redirStdin(redirs: Redir[], vars: Vars): Stdin | null {
+    let stdin: Stdin | null = null;
+    for (const r of redirs) {
+      if (r.fd !== '' && r.fd !== '0') continue;
+      if (r.heredoc !== null) {
+        const body = r.heredoc.body === null ? { value: r.heredoc.text, dynamic: false } : wordText(r.heredoc.body);
+        stdin = { kind: 'text', text: body.value, dynamic: body.dynamic, label: '% <<' };
+      } else if (r.op === '<<<' && r.target !== null) {
+        const ws = expandWord(r.target, vars, false);
+        const text = ws.map((w) => w.value).join(' ') + '\n';
+        stdin = { kind: 'text', text, dynamic: ws.some((w) => w.dynamic), label: '% <<<' };
+      } else if (r.op === '<' && r.target !== null) {
+        const ws = expandWord(r.target, vars, false);
+        const path = ws[0];
+        stdin = ws.length === 1 && path !== undefined && !path.dynamic ? { kind: 'file', path, label: '% <' } : { kind: 'unknown', label: '% <' };
+      }
+    }
+    return stdin;
+  }
+
+  /** Output of the previous pipeline stage when it is plainly literal (echo, printf, cat <<EOF). */
+  private pipeStdin(prev: Command, vars: Vars): Stdin {
+    const unknown: Stdin = { kind: 'unknown', label: '| %' };
+    if (prev.type !== 'simple' || prev.words.length === 0) return unknown;
+    const args: ArgWord[] = [];
+    for (const w of prev.words) for (const a of expandWord(w, vars)) args.push(a);
+    const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
+    const dynamic = args.some((a) => a.dynamic);
+    if (prog === 'echo') {
+      let i = 1;
+      let newline = true;
+      let escapes = false;
+      while (i < args.length && /^-[neE]+$/.test(args[i]?.value ?? '')) {
+        const f = args[i]?.value ?? '';
+        if (f.includes('n')) newline = false;
+        if (f.includes('e')) escapes = true;
+        if (f.includes('E')) escapes = false;
+        i++;
+      }
+      let text = args.slice(i).map((a) => a.value).join(' ');
+      if (escapes) text = decodeEchoEscapes(text);
+      return { kind: 'text', text: newline ? text + '\n' : text, dynamic, label: '| %' };
+    }
+    if (prog === 'printf' && args.length >= 2 && args[1]?.value !== '-v') {
+      const text = simplePrintf(args[1]?.value ?? '', args.slice(2).map((a) => a.value));
+      return text === null ? unknown : { kind: 'text', text, dynamic, label: '| %' };
+    }
+    if (prog === 'cat' && args.length === 1) {
+      const s = this.redirStdin(prev.redirs, vars);
+      if (s?.kind === 'text') return { ...s, label: '| %' };
+    }
+    return unknown;
+  }
+
+  // ---- unwrapping ---------------------------------------------------------------------------
+
+  private unwrap(argsIn: ArgWord[], viaIn: readonly string[], stdinIn: StdinThunk, ctx: Ctx): void {
+    let args = argsIn;
+    let via = viaIn;
+    let stdin = stdinIn;
+    for (let guard = 0; guard < 64; guard++) {
+      const w0 = args[0];
+      if (w0 === undefined) return;
+      if (w0.dynamic || w0.glob) {
+        this.out.push(toCommand(w0.value, args, via, true));
+        return;
+      }
+      const prog = basename(w0.value);
+      const handler = handlerFor(prog);
+      const self = toCommand(prog, args, via, false);
+      if (handler === undefined) {
+        this.out.push(self);
+        if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx);
+        return;
+      }
+      const step = handler(args, prog, this.context(via, stdin, ctx));
+      if (step.kind === 'exec') {
+        via = [...via, step.label];
+        args = step.argv;
+        if (!step.keepStdin) stdin = NO_STDIN;
+        continue;
+      }
+      if (step.kind === 'self') this.out.push(self);
+      else if (step.kind === 'opaque') this.out.push({ ...self, opaque: true });
+      return;
+    }
+    this.out.push(toCommand(args[0]?.value ?? '', args, via, true));
+  }
+
+  private context(via: readonly string[], stdin: StdinThunk, ctx: Ctx): UnwrapContext {
+    return {
+      via,
+      get stdin() {
+        return stdin();
+      },
+      emit: (cmd) => this.out.push(cmd),
+      script: (text, label) => this.nestedScript(text, label, via, ctx),
+      file: (path, label, shebang) => this.file(path, label, shebang, via, ctx),
+      unwrap: (argv, label, st) => this.unwrap(argv, [...via, label], () => st, ctx),
+    };
+  }
+
+  private nestedScript(text: ArgWord, label: string, via: readonly string[], ctx: Ctx): void {
+    const nestedVia = [...via, label];
+    const depth = ctx.depth + 1;
+    if (depth > this.opts.maxDepth) {
+      throw new ShellParseError('too_deep', `scripts nested deeper than ${this.opts.maxDepth} levels`, text.start);
+    }
+    const vars = label === 'eval' ? ctx.vars : new Vars();
+    if (!text.dynamic) {
+      this.analyzeText(text.value, text.start, depth, nestedVia, vars, null);
+      return;
+    }
+    // Run-time script text: what runs cannot be known; report it, then what the visible text shows.
+    const whole: ShellCommand = { argv: [text.value.replace(/\n+$/, '')], dynamic: [0], opaque: true, via: nestedVia };
+    this.out.push(whole);
+    const mark = this.out.length;
+    try {
+      this.analyzeText(text.value, text.start, depth, nestedVia, vars, null);
+    } catch (e) {
+      if (!(e instanceof ShellParseError) || e.code === 'too_deep' || e.code === 'too_large') throw e;
+      this.out.length = mark;
+    }
+    // `eval "$x"` shows `$x` again: keep one.
+    const key = JSON.stringify(whole);
+    for (let i = this.out.length - 1; i >= mark; i--) if (JSON.stringify(this.out[i]) === key) this.out.splice(i, 1);
+  }
+
+  private file(path: ArgWord, label: string, requireShebang: boolean, via: readonly string[], ctx: Ctx): void {
+    const read = this.opts.readScript;
+    if (read === undefined || path.dynamic || path.glob) return;
+    const nestedVia = [...via, label];
+    if (this.scriptsRead >= this.opts.maxScripts) {
+      this.out.push({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
+      return;
+    }
+    this.scriptsRead++;
+    const text = read(path.value);
+    if (text === null) return;
+    if (requireShebang && !SHEBANG_SHELL.test(text)) return;
+    if (utf8Length(text) > this.opts.maxBytes) {
+      this.out.push({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
+      return;
+    }
+    const depth = ctx.depth + 1;
+    if (depth > this.opts.maxDepth) {
+      throw new ShellParseError('too_deep', `scripts nested deeper than ${this.opts.maxDepth} levels`, path.start);
+    }
+    const mark = this.out.length;
+    try {
+      this.analyzeText(text, 0, depth, nestedVia, new Vars(), null);
+    } catch (e) {
+      if (!(e instanceof ShellParseError)) throw e;
+      if (e.code === 'too_deep' || e.code === 'too_large') {
+        throw new ShellParseError(e.code, `${path.value}: ${e.message}`, path.start);
+      }
+      // bash runs a script up to its syntax error; what runs there cannot be listed reliably.
+      this.out.length = mark;
+      this.out.push({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
+    }
+  }
+}
+
+function toCommand(prog: string, args: ArgWord[], via: readonly string[], opaque: boolean): ShellCommand {
+  const argv = [prog, ...args.slice(1).map((a) => a.value)];
+  const dynamic: number[] = [];
+  args.forEach((a, i) => {
+    if (a.dynamic || (i === 0 && a.glob)) dynamic.push(i);
+  });
+  return { argv, dynamic, opaque, via: [...via] };
+}
+
+function decodeEchoEscapes(s: string): string {
+  const map: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', a: '\x07', b: '\b', f: '\f', r: '\r', v: '\v', e: '\x1b' };
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charAt(i);
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const n = s.charAt(i + 1);
+    if (n === 'c') return out;
+    const m = map[n];
+    if (m !== undefined) {
+      out += m;
+      i++;
+    } else if (n === '0' || n === 'x') {
+      const re = n === '0' ? /^0([0-7]{0,3})/ : /^x([0-9a-fA-F]{1,2})/;
+      const mm = re.exec(s.slice(i + 1));
+      if (mm === null) {
+        out += c;
+        continue;
+      }
+      out += String.fromCharCode(parseInt(mm[1] === '' ? '0' : (mm[1] ?? '0'), n === '0' ? 8 : 16));
+      i += mm[0].length;
+    } else out += c;
+  }
+  return out;
+}
+
+/** printf with only `%s`, `%b`, `%%` and backslash escapes; null for anything else. */
+function simplePrintf(fmt: string, args: string[]): string | null {
+  if (/%[^sb%]/.test(fmt.replace(/%%/g, ''))) return null;
+  const conversions = (fmt.match(/%[sb]/g) ?? []).length;
+  let out = '';
+  let k = 0;
+  do {
+    out += decodeEchoEscapes(
+      fmt.replace(/%%|%[sb]/g, (m) => {
+        if (m === '%%') return '%';
+        const a = args[k++] ?? '';
+        return m === '%b' ? a : a.replace(/\\/g, '\\\\');
+      }),
+    );
+  } while (conversions > 0 && k < args.length);
+  return out;
+}

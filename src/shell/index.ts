@@ -1,0 +1,55 @@
+/**
+ * Shell analysis: a command line → every simple command that could run, as clean argv, with
+ * wrappers unwrapped. Pure and synchronous; throws only ShellParseError (fail closed).
+ */
+import { Analyzer, type AnalyzeOptions, utf8Length } from './analyze.ts';
+import { Vars } from './word-value.ts';
+import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
+
+export type { ShellCommand, ShellLimits, ShellParseErrorCode } from './types.ts';
+export { ShellParseError } from './types.ts';
+
+export interface ShellAnalyzeOptions extends Partial<ShellLimits> {
+  /** Structural nesting (compound commands, `${…}`, arithmetic) accepted; default 64. */
+  maxNesting?: number;
+  /** Script files read per analysis (`bash ./x.sh`, `source x`, `./x.sh`); default 16. */
+  maxScripts?: number;
+  /**
+   * Reads a local script named on the command line (path as written, relative to the command's
+   * working directory). Return null when it is missing, not a regular file, or too large.
+   * Without it, script files are not analysed.
+   */
+  readScript?: (path: string) => string | null;
+}
+
+export const DEFAULT_LIMITS: Readonly<ShellLimits> = Object.freeze({ maxBytes: 256 * 1024, maxDepth: 8 });
+export const DEFAULT_MAX_NESTING = 64;
+export const DEFAULT_MAX_SCRIPTS = 16;
+
+/**
+ * Every simple command in `text` that could run. Throws ShellParseError for text bash would
+ * reject, text larger than `maxBytes` (`too_large`) or nesting deeper than the limits (`too_deep`).
+ */
+export function analyzeCommandLine(text: string, options: ShellAnalyzeOptions = {}): ShellCommand[] {
+  const opts: AnalyzeOptions = {
+    maxBytes: options.maxBytes ?? DEFAULT_LIMITS.maxBytes,
+    maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth,
+    maxNesting: options.maxNesting ?? DEFAULT_MAX_NESTING,
+    maxScripts: options.maxScripts ?? DEFAULT_MAX_SCRIPTS,
+    readScript: options.readScript,
+  };
+  // UTF-16 length ≤ UTF-8 length ≤ 3 × UTF-16 length: count bytes only when it matters.
+  if (text.length > opts.maxBytes || (text.length * 3 > opts.maxBytes && utf8Length(text) > opts.maxBytes)) {
+    throw new ShellParseError('too_large', `command text is larger than ${opts.maxBytes} bytes`, opts.maxBytes);
+  }
+  const analyzer = new Analyzer(opts);
+  try {
+    analyzer.analyzeText(text, 0, 0, [], new Vars(), null);
+  } catch (e) {
+    if (e instanceof ShellParseError) throw e;
+    if (e instanceof RangeError) throw new ShellParseError('too_deep', 'command nested too deeply to analyse', 0);
+    // A defect here must still fail closed, never crash the hook.
+    throw new ShellParseError('syntax', `internal error while analysing the command: ${String(e)}`, 0);
+  }
+  return analyzer.out;
+}

@@ -1,0 +1,601 @@
+/**
+ * Word-level lexing shared by the parser: quotes, escapes, `$…` expansions, backticks,
+ * process substitution, here-document bodies. Grammar (lists, compound commands) lives in
+ * parser.ts, which extends this class and supplies the nested-list parsers.
+ */
+import type { DynPart, Heredoc, Part, Script, Sub, Word } from './ast.ts';
+import { decodeAnsiC } from './ansi-c.ts';
+import { ShellParseError, type ShellParseErrorCode } from './types.ts';
+
+/** Limits and counters shared by every parser working on one analysis. */
+export interface Budget {
+  maxDepth: number;
+  maxNesting: number;
+  /** Current structural nesting across all parsers (compound commands, expansions). */
+  nesting: number;
+}
+
+/** Characters that end an unquoted word. */
+const META = ' \t\n;&|()<>';
+export const isMeta = (c: string): boolean => c === '' || META.includes(c);
+export const isNameStart = (c: string): boolean => /^[A-Za-z_]$/.test(c);
+export const isNameChar = (c: string): boolean => /^[A-Za-z0-9_]$/.test(c);
+const SPECIAL_PARAMS = '@*#?-$!0123456789';
+
+type Ctx = 'unquoted' | 'dq' | 'heredoc';
+
+/** Collects the parts of one word, merging adjacent literals of the same quoting. */
+export class PartsBuilder {
+  readonly parts: Part[] = [];
+  lit(text: string, quoted: boolean): void {
+    const last = this.parts[this.parts.length - 1];
+    if (last !== undefined && last.type === 'lit' && last.quoted === quoted && text !== '') {
+      last.text += text;
+    } else {
+      this.parts.push({ type: 'lit', text, quoted });
+    }
+  }
+  dyn(part: DynPart): void {
+    this.parts.push(part);
+  }
+}
+
+export abstract class Lexer {
+  pos = 0;
+  /** Command-running nesting (substitutions, `bash -c`, `eval`) of the current point. */
+  depth: number;
+  /** Offsets where `$((` / `((` turned out not to be arithmetic (memo: no exponential retry). */
+  protected readonly arithFail = new Set<number>();
+  /** Open `$(`/`<(` in this source: lets a here-document delimiter line end in `)`. */
+  protected openSubs = 0;
+  /** Here-documents whose operator was read but whose body starts after the next newline. */
+  protected readonly pending: Heredoc[] = [];
+
+  constructor(
+    readonly src: string,
+    /** Offset of `src` inside the text given to analysis (for error offsets). */
+    readonly base: number,
+    readonly budget: Budget,
+    depth: number,
+  ) {
+    this.depth = depth;
+  }
+
+  /** Parses a command list up to (not including) `)`. */
+  protected abstract parseListUntilParen(): Script;
+  /** Parses a command list up to (not including) the reserved word `}`. */
+  protected abstract parseListUntilBrace(): Script;
+  /** Parses a whole separate source (backtick body) at the current depth. */
+  protected abstract parseNestedSource(text: string, base: number): Script;
+  /** A lexer over another text (a here-document body) at the current depth. */
+  protected abstract child(text: string, base: number): Lexer;
+
+  ch(i: number = this.pos): string {
+    return this.src.charAt(i);
+  }
+
+  fail(code: ShellParseErrorCode, message: string, at: number = this.pos): never {
+    throw new ShellParseError(code, message, this.base + Math.min(at, this.src.length));
+  }
+
+  protected enterNesting(at: number): void {
+    if (++this.budget.nesting > this.budget.maxNesting) {
+      this.fail('too_deep', `nesting deeper than ${this.budget.maxNesting} levels`, at);
+    }
+  }
+
+  protected leaveNesting(): void {
+    this.budget.nesting--;
+  }
+
+  protected enterDepth(at: number): void {
+    this.depth++;
+    if (this.depth > this.budget.maxDepth) {
+      this.fail('too_deep', `substitutions nested deeper than ${this.budget.maxDepth} levels`, at);
+    }
+    this.enterNesting(at);
+  }
+
+  protected leaveDepth(): void {
+    this.depth--;
+    this.leaveNesting();
+  }
+
+  /** Skips blanks and backslash-newline continuations (not newlines). */
+  skipBlanks(): void {
+    for (;;) {
+      const c = this.ch();
+      if (c === ' ' || c === '\t') this.pos++;
+      else if (c === '\\' && this.ch(this.pos + 1) === '\n') this.pos += 2;
+      else return;
+    }
+  }
+
+  /** At `#` starting a word: skips to the end of the line (the newline stays). */
+  skipComment(): void {
+    if (this.ch() !== '#') return;
+    const nl = this.src.indexOf('\n', this.pos);
+    this.pos = nl === -1 ? this.src.length : nl;
+  }
+
+  /**
+   * Reads one word at the current position, or returns null when a metacharacter, a comment
+   * or the end is there. Modes: `regex` = the right side of `=~` inside `[[ ]]`, where `(…)` and
+   * `|` are word text; `cond` = other `[[ ]]` operands, where extglob groups `@(…)` are word
+   * text; `mid` = the rest of a word already started (an assignment value: `#` is not a comment).
+   */
+  readWord(mode: 'normal' | 'regex' | 'cond' | 'mid' = 'normal'): Word | null {
+    const start = this.pos;
+    const b = new PartsBuilder();
+    const regex = mode === 'regex';
+    if (mode !== 'mid' && this.ch() === '#') return null;
+    for (;;) {
+      const c = this.ch();
+      if (c === '\\') {
+        const n = this.ch(this.pos + 1);
+        if (n === '\n') {
+          this.pos += 2;
+        } else if (n === '') {
+          b.lit('\\', false);
+          this.pos++;
+        } else {
+          b.lit(n, true);
+          this.pos += 2;
+        }
+      } else if (c === "'") {
+        this.readSingle(b);
+      } else if (c === '"') {
+        this.readDouble(b, 'dq');
+      } else if (c === '$') {
+        this.readDollar(b, 'unquoted');
+      } else if (c === '`') {
+        this.readBacktick(b, 'unquoted');
+      } else if ((c === '<' || c === '>') && this.ch(this.pos + 1) === '(') {
+        this.readProcSub(b);
+      } else if (regex && c === '(') {
+        this.readRegexGroup(b);
+      } else if (mode === 'cond' && '?*+@!'.includes(c) && c !== '' && this.ch(this.pos + 1) === '(') {
+        b.lit(c, false);
+        this.pos++;
+        this.readRegexGroup(b);
+      } else if (regex && c === '|') {
+        b.lit(c, false);
+        this.pos++;
+      } else if (isMeta(c)) {
+        break;
+      } else {
+        let j = this.pos + 1;
+        if (mode !== 'cond') while (j < this.src.length && !isWordSpecial(this.src.charAt(j))) j++;
+        b.lit(this.src.slice(this.pos, j), false);
+        this.pos = j;
+      }
+    }
+    if (b.parts.length === 0) return null;
+    return { parts: b.parts, start, end: this.pos };
+  }
+
+  private readSingle(b: PartsBuilder): void {
+    const start = this.pos;
+    const end = this.src.indexOf("'", start + 1);
+    if (end === -1) this.fail('unterminated', "unterminated single quote '", start);
+    b.lit(this.src.slice(start + 1, end), true);
+    this.pos = end + 1;
+  }
+
+  /** `"…"` (ctx dq), or a here-document body / double-quote-like text up to the end (ctx heredoc). */
+  protected readDouble(b: PartsBuilder, ctx: 'dq' | 'heredoc'): void {
+    const start = this.pos;
+    if (ctx === 'dq') {
+      this.pos++;
+      b.lit('', true);
+    }
+    for (;;) {
+      const c = this.ch();
+      if (c === '') {
+        if (ctx === 'heredoc') return;
+        this.fail('unterminated', 'unterminated double quote "', start);
+      }
+      if (c === '"' && ctx === 'dq') {
+        this.pos++;
+        return;
+      }
+      if (c === '\\') {
+        const n = this.ch(this.pos + 1);
+        if (n === '\n') {
+          this.pos += 2;
+        } else if (n === '$' || n === '`' || n === '\\' || (n === '"' && ctx === 'dq')) {
+          b.lit(n, true);
+          this.pos += 2;
+        } else {
+          b.lit('\\', true);
+          this.pos++;
+        }
+      } else if (c === '$') {
+        this.readDollar(b, ctx);
+      } else if (c === '`') {
+        this.readBacktick(b, ctx);
+      } else {
+        let j = this.pos + 1;
+        while (j < this.src.length && !'\\$`"'.includes(this.src.charAt(j))) j++;
+        b.lit(this.src.slice(this.pos, j), true);
+        this.pos = j;
+      }
+    }
+  }
+
+  protected readDollar(b: PartsBuilder, ctx: Ctx): void {
+    const start = this.pos;
+    const n = this.ch(start + 1);
+    const quoted = ctx !== 'unquoted';
+    if (n === "'" && ctx === 'unquoted') {
+      let j = start + 2;
+      for (;;) {
+        const c = this.ch(j);
+        if (c === '') this.fail('unterminated', "unterminated $'…' string", start);
+        if (c === '\\') j += 2;
+        else if (c === "'") break;
+        else j++;
+      }
+      b.lit(decodeAnsiC(this.src.slice(start + 2, j)), true);
+      this.pos = j + 1;
+      return;
+    }
+    if (n === '"' && ctx === 'unquoted') {
+      this.pos++;
+      this.readDouble(b, 'dq');
+      return;
+    }
+    if (n === '(') {
+      if (this.ch(start + 2) === '(' && !this.arithFail.has(start)) {
+        const part = this.tryArith(start, quoted);
+        if (part !== null) {
+          b.dyn(part);
+          return;
+        }
+      }
+      b.dyn(this.readCommandSub(start, '$(…)', quoted, 'cmdsub'));
+      return;
+    }
+    if (n === '{') {
+      b.dyn(this.readBraceParam(start, quoted));
+      return;
+    }
+    if (n === '[') {
+      b.dyn(this.readOldArith(start, quoted));
+      return;
+    }
+    if (isNameStart(n)) {
+      let j = start + 2;
+      while (isNameChar(this.ch(j))) j++;
+      const src = this.src.slice(start, j);
+      b.dyn({ type: 'dyn', kind: 'param', src, quoted, name: src.slice(1), subs: [] });
+      this.pos = j;
+      return;
+    }
+    if (n !== '' && SPECIAL_PARAMS.includes(n)) {
+      b.dyn({ type: 'dyn', kind: 'param', src: '$' + n, quoted, subs: [] });
+      this.pos = start + 2;
+      return;
+    }
+    b.lit('$', quoted);
+    this.pos++;
+  }
+
+  /** `$(…)`, `<(…)`, `>(…)` at `start` (the body starts 2 characters later). */
+  protected readCommandSub(start: number, label: string, quoted: boolean, kind: 'cmdsub' | 'procsub'): DynPart {
+    this.pos = start + 2;
+    this.enterDepth(start);
+    this.openSubs++;
+    // Here-documents opened before the substitution take their bodies after it.
+    const outer = this.pending.splice(0);
+    const body = this.parseListUntilParen();
+    this.pending.unshift(...outer);
+    this.openSubs--;
+    if (this.ch() !== ')') {
+      if (this.pos >= this.src.length) this.fail('unterminated', `unterminated ${label.slice(0, 2)}`, start);
+      this.fail('syntax', `unexpected ${JSON.stringify(this.ch())} inside ${label}`);
+    }
+    this.pos++;
+    this.leaveDepth();
+    return { type: 'dyn', kind, src: this.src.slice(start, this.pos), quoted, subs: [{ label, body }] };
+  }
+
+  private readProcSub(b: PartsBuilder): void {
+    const c = this.ch();
+    b.dyn(this.readCommandSub(this.pos, c === '<' ? '<(…)' : '>(…)', false, 'procsub'));
+  }
+
+  /** Backticks: unescape `\\`, `` \` ``, `\$` (and `\"` inside double quotes), then parse the result. */
+  protected readBacktick(b: PartsBuilder, ctx: Ctx): void {
+    const start = this.pos;
+    let j = start + 1;
+    let text = '';
+    for (;;) {
+      const c = this.ch(j);
+      if (c === '') this.fail('unterminated', 'unterminated backtick `', start);
+      if (c === '`') break;
+      if (c === '\\') {
+        const n = this.ch(j + 1);
+        if (n === '\\' || n === '`' || n === '$' || (n === '"' && ctx === 'dq')) {
+          text += n;
+          j += 2;
+          continue;
+        }
+        text += c + n;
+        j += 2;
+        continue;
+      }
+      text += c;
+      j++;
+    }
+    this.enterDepth(start);
+    const body = this.parseNestedSource(text, this.base + start + 1);
+    this.leaveDepth();
+    this.pos = j + 1;
+    b.dyn({ type: 'dyn', kind: 'cmdsub', src: this.src.slice(start, this.pos), quoted: ctx !== 'unquoted', subs: [{ label: '`…`', body }] });
+  }
+
+  /**
+   * `${…}`. A blank or `|` right after `${` is bash 5.3's `${ cmd; }` / `${| cmd; }`, which runs
+   * commands in the current shell: parsed as a command list. Otherwise the contents are scanned
+   * for nested expansions and quotes up to the first plain `}` (bash does not pair plain braces
+   * here: `${x:-{a} b}` ends after `{a`).
+   */
+  private readBraceParam(start: number, quoted: boolean): DynPart {
+    const after = this.ch(start + 2);
+    if (after === ' ' || after === '\t' || after === '\n' || after === '|') {
+      this.pos = start + (after === '|' ? 3 : 2);
+      this.enterDepth(start);
+      const outer = this.pending.splice(0);
+      const body = this.parseListUntilBrace();
+      this.pending.unshift(...outer);
+      if (this.ch() !== '}') this.fail('unterminated', 'unterminated ${ … }', start);
+      this.pos++;
+      this.leaveDepth();
+      return { type: 'dyn', kind: 'cmdsub', src: this.src.slice(start, this.pos), quoted, subs: [{ label: '${ …; }', body }] };
+    }
+    this.enterNesting(start);
+    this.pos = start + 2;
+    const subs: Sub[] = [];
+    const inner = new PartsBuilder();
+    for (;;) {
+      const c = this.ch();
+      if (c === '') this.fail('unterminated', 'unterminated ${', start);
+      if (c === '}') {
+        break;
+      } else if (c === '\\') {
+        this.pos += 2;
+      } else if (c === "'" && !quoted) {
+        this.readSingle(inner);
+      } else if (c === '"') {
+        this.readDouble(inner, 'dq');
+      } else if (c === '$') {
+        this.readDollar(inner, quoted ? 'dq' : 'unquoted');
+      } else if (c === '`') {
+        this.readBacktick(inner, quoted ? 'dq' : 'unquoted');
+      } else {
+        this.pos++;
+      }
+    }
+    this.pos++;
+    this.leaveNesting();
+    collectSubs(inner.parts, subs);
+    const src = this.src.slice(start, this.pos);
+    const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(src);
+    const part: DynPart = { type: 'dyn', kind: 'param', src, quoted, subs };
+    if (m?.[1] !== undefined) part.name = m[1];
+    return part;
+  }
+
+  /** `$[ … ]` (old arithmetic). */
+  private readOldArith(start: number, quoted: boolean): DynPart {
+    this.pos = start + 2;
+    const subs = this.scanArith(start, ']', quoted);
+    if (subs === null) this.fail('unterminated', 'unterminated $[', start);
+    return { type: 'dyn', kind: 'arith', src: this.src.slice(start, this.pos), quoted, subs };
+  }
+
+  /**
+   * `$((` at `start`: arithmetic if the parentheses close with `))`, otherwise null (the caller
+   * reads `$( (…) … )` instead). Failures are remembered so the retry never repeats the attempt.
+   */
+  protected tryArith(start: number, quoted: boolean): DynPart | null {
+    const saved = {
+      pos: this.pos,
+      nesting: this.budget.nesting,
+      depth: this.depth,
+      open: this.openSubs,
+      pending: this.pending.length,
+    };
+    this.pos = start + 3;
+    const subs = this.scanArith(start, '))', quoted);
+    if (subs === null) {
+      this.arithFail.add(start);
+      this.pos = saved.pos;
+      this.budget.nesting = saved.nesting;
+      this.depth = saved.depth;
+      this.openSubs = saved.open;
+      this.pending.length = saved.pending;
+      return null;
+    }
+    return { type: 'dyn', kind: 'arith', src: this.src.slice(start, this.pos), quoted, subs };
+  }
+
+  /**
+   * Scans arithmetic text up to `close` (`))` for `$((`/`((`, `]` for `$[`), balancing
+   * parentheses and collecting nested substitutions. Returns null when `))` is not where the
+   * parentheses close (so it was not arithmetic), or on a syntax error inside a nested part.
+   */
+  protected scanArith(start: number, close: '))' | ']', quoted: boolean): Sub[] | null {
+    this.enterNesting(start);
+    const inner = new PartsBuilder();
+    let parens = 0;
+    let brackets = 0;
+    try {
+      for (;;) {
+        const c = this.ch();
+        if (c === '') {
+          if (close === ']') this.fail('unterminated', 'unterminated $[', start);
+          return null;
+        }
+        if (c === '(') {
+          parens++;
+          this.pos++;
+        } else if (c === ')') {
+          if (parens > 0) {
+            parens--;
+            this.pos++;
+          } else if (close === '))') {
+            if (this.ch(this.pos + 1) !== ')') return null;
+            this.pos += 2;
+            break;
+          } else {
+            return null;
+          }
+        } else if (close === ']' && c === '[') {
+          brackets++;
+          this.pos++;
+        } else if (close === ']' && c === ']') {
+          this.pos++;
+          if (brackets === 0) break;
+          brackets--;
+        } else if (c === '\\') {
+          this.pos += 2;
+        } else if (c === "'") {
+          this.readSingle(inner);
+        } else if (c === '"') {
+          this.readDouble(inner, 'dq');
+        } else if (c === '$') {
+          this.readDollar(inner, quoted ? 'dq' : 'unquoted');
+        } else if (c === '`') {
+          this.readBacktick(inner, quoted ? 'dq' : 'unquoted');
+        } else {
+          this.pos++;
+        }
+      }
+    } catch (e) {
+      if (close === '))' && e instanceof ShellParseError && e.code === 'syntax') return null;
+      throw e;
+    }
+    this.leaveNesting();
+    const subs: Sub[] = [];
+    collectSubs(inner.parts, subs);
+    return subs;
+  }
+
+  /** Consumes a newline token; bodies of here-documents opened on that line follow it. */
+  protected newline(): void {
+    this.pos++;
+    while (this.pending.length > 0) {
+      const hd = this.pending.shift();
+      if (hd !== undefined) this.readHeredocBody(hd);
+    }
+  }
+
+  /** At the end of the text: here-documents still waiting get an empty body (bash warns, runs). */
+  protected endHeredocs(): void {
+    for (const hd of this.pending.splice(0)) {
+      hd.unterminated = true;
+      this.readHeredocBody(hd);
+    }
+  }
+
+  /** Reads lines up to the delimiter line; the body is data, expansions in it are parsed if unquoted. */
+  private readHeredocBody(hd: Heredoc): void {
+    const bodyStart = this.pos;
+    const lines: string[] = [];
+    let p = this.pos;
+    const len = this.src.length;
+    for (;;) {
+      if (p >= len) {
+        hd.unterminated = true;
+        break;
+      }
+      const nl = this.src.indexOf('\n', p);
+      let eol = nl === -1 ? len : nl;
+      // Unquoted: a backslash-newline joins lines, also for finding the delimiter.
+      let key = this.src.slice(p, eol);
+      if (!hd.quoted) {
+        while (endsWithOddBackslashes(key) && eol < len) {
+          const nl2 = this.src.indexOf('\n', eol + 1);
+          const eol2 = nl2 === -1 ? len : nl2;
+          key = key.slice(0, -1) + this.src.slice(eol + 1, eol2);
+          eol = eol2;
+        }
+      }
+      const raw = this.src.slice(p, eol);
+      const stripped = hd.strip ? raw.replace(/^\t+/, '') : raw;
+      if (hd.strip) key = key.replace(/^\t+/, '');
+      if (key === hd.delim) {
+        p = eol < len ? eol + 1 : len;
+        break;
+      }
+      if (this.openSubs > 0 && key.startsWith(hd.delim + ')') && !raw.includes('\\\n')) {
+        // `x=$(cat <<EOF … EOF)`: bash ends the body and the substitution on that line.
+        p = p + (raw.length - stripped.length) + hd.delim.length;
+        break;
+      }
+      lines.push(stripped);
+      p = eol < len ? eol + 1 : len;
+    }
+    hd.text = lines.map((l) => l + '\n').join('');
+    this.pos = p;
+    if (!hd.quoted && hd.text !== '') {
+      const lx = this.child(hd.text, this.base + bodyStart);
+      const b = new PartsBuilder();
+      lx.readDouble(b, 'heredoc');
+      hd.body = { parts: b.parts, start: bodyStart, end: p };
+    }
+  }
+
+  /** `(…)` inside a `=~` regex: balanced, blanks and `|` included. */
+  private readRegexGroup(b: PartsBuilder): void {
+    const start = this.pos;
+    let parens = 0;
+    for (;;) {
+      const c = this.ch();
+      if (c === '') this.fail('unterminated', 'unterminated ( in regular expression', start);
+      if (c === '(') {
+        parens++;
+        b.lit(c, false);
+        this.pos++;
+      } else if (c === ')') {
+        parens--;
+        b.lit(c, false);
+        this.pos++;
+        if (parens === 0) return;
+      } else if (c === '\\') {
+        const n = this.ch(this.pos + 1);
+        if (n !== '\n') b.lit(n, true);
+        this.pos += 2;
+      } else if (c === "'") {
+        this.readSingle(b);
+      } else if (c === '"') {
+        this.readDouble(b, 'dq');
+      } else if (c === '$') {
+        this.readDollar(b, 'unquoted');
+      } else if (c === '`') {
+        this.readBacktick(b, 'unquoted');
+      } else {
+        b.lit(c, false);
+        this.pos++;
+      }
+    }
+  }
+}
+
+function endsWithOddBackslashes(s: string): boolean {
+  let n = 0;
+  while (n < s.length && s.charAt(s.length - 1 - n) === '\\') n++;
+  return n % 2 === 1;
+}
+
+/** Characters that need the slow path inside an unquoted word. */
+function isWordSpecial(c: string): boolean {
+  return isMeta(c) || c === '\\' || c === "'" || c === '"' || c === '$' || c === '`';
+}
+
+/** Gathers the command lists nested in parts (for an expansion that contains expansions). */
+export function collectSubs(parts: Part[], into: Sub[]): void {
+  for (const p of parts) if (p.type === 'dyn') into.push(...p.subs);
+}
