@@ -128,7 +128,8 @@ results['size_growth'] = sizes;
 const nestKinds: Record<string, (d: number) => string> = {
   'command substitution $(…)': (d) => 'echo ' + '$('.repeat(d) + 'git push' + ')'.repeat(d),
   'arithmetic $((…))': (d) => 'echo ' + '$(('.repeat(d) + '1' + '))'.repeat(d),
-  'subshell ( … )': (d) => '('.repeat(d) + 'git push' + ')'.repeat(d),
+  // Spaced: `((` would open an arithmetic command instead.
+  'subshell ( … )': (d) => '( '.repeat(d) + 'git push' + ' )'.repeat(d),
   'brace group { …; }': (d) => '{ '.repeat(d) + 'git push' + '; }'.repeat(d),
   'bash -c quoting': (d) => {
     let s = 'git push';

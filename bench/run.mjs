@@ -117,7 +117,7 @@ async function inProcess() {
   await build({
     entryPoints: [path.join(root, 'bench', 'inprocess.ts')],
     outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    external: ['js-yaml', 'smol-toml'], logLevel: 'warning',
+    external: ['js-yaml', 'smol-toml'], logLevel: 'warning', logOverride: { 'empty-import-meta': 'silent' },
   });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-bench-'));
   const r = spawnSync(process.execPath, [out], {

@@ -9,7 +9,8 @@ import { evaluate } from '../core/evaluate.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
-import { checkTier, parseCommandArgs, scriptReader } from './evaluate.ts';
+import { checkTier, parseCommandArgs } from './evaluate.ts';
+import { scriptReader } from './script-reader.ts';
 import { recordDecision } from './audit.ts';
 import type { CliIO } from './io.ts';
 

@@ -20,6 +20,7 @@ import { BYPASS_VARS } from '../core/policy.ts';
 import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import { recordDecision } from './audit.ts';
 import type { CliIO } from './io.ts';
+import { scriptReader } from './script-reader.ts';
 
 /** What the driver calls outside itself (tests pass their own). */
 export interface DriverDeps {
@@ -27,7 +28,12 @@ export interface DriverDeps {
   evaluate: (input: PolicyInput, policy: LoadedPolicy['policy']) => PolicyOutput;
 }
 
-const REAL: DriverDeps = { loadPolicy: (env) => loadRuntimePolicy(env), evaluate };
+const REAL: DriverDeps = {
+  loadPolicy: (env) => loadRuntimePolicy(env),
+  // A script the command runs (`bash ./deploy.sh`) is read and analysed too, as in `check`:
+  // otherwise an agent could write a forbidden command into a file and run the file.
+  evaluate: (input, policy) => evaluate(input, policy, { readScript: scriptReader(input.shell?.cwd ?? process.cwd()) }),
+};
 
 /** One hook call, decided. */
 export interface HookResult {

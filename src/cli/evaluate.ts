@@ -13,6 +13,7 @@ import { parsePolicyInput } from '../core/input.ts';
 import { TIERS, type Tier } from '../core/policy.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { recordDecision } from './audit.ts';
+import { scriptReader } from './script-reader.ts';
 import type { CliIO } from './io.ts';
 
 export const EVALUATE_HELP = `Usage: buckler evaluate [-i FILE] [-o FILE] [--tier baseline|strict]
@@ -58,25 +59,6 @@ export function checkTier(command: string, tier: string | undefined, io: CliIO):
   return null;
 }
 
-/** Scripts larger than this are not read (the command is judged without them). */
-const MAX_SCRIPT_BYTES = 256 * 1024;
-
-/**
- * Reads a local script a command runs (`bash ./deploy.sh`) for the analysis: relative to `cwd`,
- * regular files only, size-bounded; null when it cannot or should not be read.
- */
-export function scriptReader(cwd: string): (file: string) => string | null {
-  return (file) => {
-    try {
-      const full = path.resolve(cwd, file);
-      const st = fs.statSync(full);
-      if (!st.isFile() || st.size > MAX_SCRIPT_BYTES) return null;
-      return fs.readFileSync(full, 'utf8');
-    } catch {
-      return null;
-    }
-  };
-}
 
 /** Writes next to the target and renames, so a reader never sees half a file. */
 export function writeFileAtomic(file: string, text: string): void {

@@ -92,4 +92,14 @@ rules:
     expect(JSON.parse(r.stdout)).toMatchObject({ permission: 'deny', user_message: expect.stringContaining('ls is off') });
     expect(hook(allow).loaded).not.toContain('js-yaml');
   });
+
+  it('reads a local script the command runs (bash ./x.sh), and a FIFO in its place never blocks', () => {
+    const dir = fs.mkdtempSync(path.join(root, 'work-'));
+    fs.writeFileSync(path.join(dir, 'deploy.sh'), 'echo building\ngit push --force origin main\n');
+    const run = (command: string) => hook({ ...allow, command, cwd: dir }).stdout;
+    expect(JSON.parse(run('bash ./deploy.sh'))).toMatchObject({ permission: 'deny' });
+    expect(JSON.parse(run('sh deploy.sh'))).toMatchObject({ permission: 'deny' });
+    spawnSync('mkfifo', [path.join(dir, 'fifo.sh')]);
+    expect(run('bash ./fifo.sh').trim()).toBe('{}');
+  });
 });

@@ -89,9 +89,9 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
     for (const cmd of cmds) {
       const facts = commandFacts(cmd, policy.grammars);
       judged.push({ facts, winner: judge(facts, ix, context, toolName, input.env) });
-      const alias = facts.read.shell_alias;
+      const alias = facts.mayAlias ? facts.read.shell_alias : undefined;
       if (alias !== undefined && depth < MAX_ALIAS_DEPTH) {
-        const via = [...cmd.via, `${facts.read.program} alias`];
+        const via = [...cmd.via, `${facts.program} alias`];
         collect(
           analyzeCommandLine(alias, shellOptions)
             .filter((c) => c.argv.length > 0)
@@ -132,7 +132,7 @@ function judge(
       if (better(c, best) && segmentMatches(c.matcher, facts) && contextMatches(c.rule, toolName, env)) best = c;
     }
   };
-  if (!facts.opaque) consider(ix.byProgram.get(facts.read.program));
+  if (!facts.opaque) consider(ix.byProgram.get(facts.program));
   consider(ix.anyProgram);
   return best;
 }

@@ -1,20 +1,28 @@
 /**
  * What rules can see of one simple command: its argv read with the program's grammar, plus the
  * few program-specific facts the rule format names (git push refspecs, gh api method).
+ *
+ * Everything beyond the program name is computed on first use: most commands of a line (`ls`,
+ * `npm`, `grep`) meet no rule that looks past the program, and reading their argv with a
+ * grammar was a third of an evaluation's time and most of its garbage (docs/performance.md).
  */
 import { readArgv } from '../grammars/reader.ts';
 import type { Grammars, ReadArgs } from '../grammars/types.ts';
 import type { ShellCommand } from '../shell/types.ts';
 
 export interface CommandFacts {
-  cmd: ShellCommand;
-  read: ReadArgs;
-  opaque: boolean;
-  /** Literal argument words: argv[1..] without run-time words (computed on first use). */
+  readonly cmd: ShellCommand;
+  /** The name rules compare with (see programName); argv[0] as written when opaque. */
+  readonly program: string;
+  readonly opaque: boolean;
+  /** Whether the program's grammar resolves inline aliases (`git -c alias.x=…`). */
+  readonly mayAlias: boolean;
+  readonly read: ReadArgs;
+  /** Literal argument words: argv[1..] without run-time words. */
   readonly words: ReadonlySet<string>;
-  refspecForce: boolean;
-  refspecDelete: boolean;
-  ghApiDelete: boolean;
+  readonly refspecForce: boolean;
+  readonly refspecDelete: boolean;
+  readonly ghApiDelete: boolean;
 }
 
 /**
@@ -26,39 +34,81 @@ export function programName(word: string): string {
   return lower.endsWith('.exe') ? lower.slice(0, -4) : lower;
 }
 
-export function commandFacts(cmd: ShellCommand, grammars: Grammars): CommandFacts {
-  const first = cmd.argv[0] ?? '';
-  const program = cmd.opaque ? first : programName(first);
-  const read = readArgv(program === first ? cmd.argv : [program, ...cmd.argv.slice(1)], cmd.dynamic, grammars);
-  let refspecForce = false;
-  let refspecDelete = false;
-  if (read.program === 'git' && read.subcommand[0] === 'push') {
-    // Every positional is checked, the repository too: with --repo all of them are refspecs,
-    // and a repository never starts with + or :.
-    for (const p of read.positionals) {
-      if (p.startsWith('+')) refspecForce = true;
-      const spec = p.startsWith('+') ? p.slice(1) : p;
-      if (spec.length > 1 && spec.startsWith(':')) refspecDelete = true;
-    }
+class Facts implements CommandFacts {
+  readonly program: string;
+  readonly opaque: boolean;
+  private readArgs: ReadArgs | undefined;
+  private wordSet: Set<string> | undefined;
+  private refspecs: { force: boolean; del: boolean } | undefined;
+
+  constructor(
+    readonly cmd: ShellCommand,
+    private readonly grammars: Grammars,
+  ) {
+    const first = cmd.argv[0] ?? '';
+    this.opaque = cmd.opaque;
+    this.program = cmd.opaque ? first : programName(first);
   }
-  const ghApiDelete =
-    read.program === 'gh' &&
-    read.subcommand[0] === 'api' &&
-    (read.values.get('--method') ?? []).some((m) => m.trim().toUpperCase() === 'DELETE');
-  let words: Set<string> | undefined;
-  return {
-    cmd,
-    read,
-    opaque: cmd.opaque,
-    get words(): ReadonlySet<string> {
-      if (!words) {
-        words = new Set();
-        for (let i = 1; i < cmd.argv.length; i++) if (!cmd.dynamic.includes(i)) words.add(cmd.argv[i]!);
+
+  get mayAlias(): boolean {
+    return !this.opaque && Object.hasOwn(this.grammars, this.program) && this.grammars[this.program]!.inline_aliases !== undefined;
+  }
+
+  get read(): ReadArgs {
+    if (this.readArgs === undefined) {
+      const { argv, dynamic } = this.cmd;
+      const first = argv[0] ?? '';
+      this.readArgs = readArgv(this.program === first ? argv : [this.program, ...argv.slice(1)], dynamic, this.grammars);
+    }
+    return this.readArgs;
+  }
+
+  get words(): ReadonlySet<string> {
+    if (this.wordSet === undefined) {
+      const { argv, dynamic } = this.cmd;
+      this.wordSet = new Set();
+      for (let i = 1; i < argv.length; i++) if (!dynamic.includes(i)) this.wordSet.add(argv[i]!);
+    }
+    return this.wordSet;
+  }
+
+  private gitPushRefspecs(): { force: boolean; del: boolean } {
+    if (this.refspecs === undefined) {
+      let force = false;
+      let del = false;
+      const read = this.read;
+      if (read.program === 'git' && read.subcommand[0] === 'push') {
+        // Every positional is checked, the repository too: with --repo all of them are
+        // refspecs, and a repository never starts with + or :.
+        for (const p of read.positionals) {
+          if (p.startsWith('+')) force = true;
+          const spec = p.startsWith('+') ? p.slice(1) : p;
+          if (spec.length > 1 && spec.startsWith(':')) del = true;
+        }
       }
-      return words;
-    },
-    refspecForce,
-    refspecDelete,
-    ghApiDelete,
-  };
+      this.refspecs = { force, del };
+    }
+    return this.refspecs;
+  }
+
+  get refspecForce(): boolean {
+    return this.gitPushRefspecs().force;
+  }
+
+  get refspecDelete(): boolean {
+    return this.gitPushRefspecs().del;
+  }
+
+  get ghApiDelete(): boolean {
+    const read = this.read;
+    return (
+      read.program === 'gh' &&
+      read.subcommand[0] === 'api' &&
+      (read.values.get('--method') ?? []).some((m) => m.trim().toUpperCase() === 'DELETE')
+    );
+  }
+}
+
+export function commandFacts(cmd: ShellCommand, grammars: Grammars): CommandFacts {
+  return new Facts(cmd, grammars);
 }

@@ -63,7 +63,7 @@ export function contextMatches(rule: CompiledRule, toolName: string | undefined,
 }
 
 export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
-  if (m.program && (f.opaque || !m.program.includes(f.read.program))) return false;
+  if (m.program && (f.opaque || !m.program.includes(f.program))) return false;
   if (m.opaque && !f.opaque) return false;
   if (m.subcommand_dynamic && !f.read.subcommand_dynamic) return false;
   if (m.subcommand && !subcommandMatches(m.subcommand, f)) return false;

@@ -9,7 +9,7 @@ const REMEDY: Record<ShellParseError['code'], string> = {
   syntax: 'Fix the shell syntax and run it again.',
   unterminated: 'Close every quote, $( … ), backtick and here-document, then run it again.',
   too_deep: 'Write it without nesting bash -c, eval and command substitutions so deeply: run the inner command directly, or split the line into simpler commands.',
-  too_large: 'Run a shorter command line; put a long script into a file that can be reviewed and run that.',
+  too_large: 'Run a shorter command line: write long file contents with your file-editing tool instead of a here-document, and put a long script into a file that can be reviewed, then run that.',
 };
 
 export function parseErrorOutput(e: ShellParseError): PolicyOutput {

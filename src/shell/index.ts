@@ -22,7 +22,7 @@ export interface ShellAnalyzeOptions extends Partial<ShellLimits> {
   readScript?: (path: string) => string | null;
 }
 
-export const DEFAULT_LIMITS: Readonly<ShellLimits> = Object.freeze({ maxBytes: 256 * 1024, maxDepth: 8 });
+export const DEFAULT_LIMITS: Readonly<ShellLimits> = Object.freeze({ maxBytes: 64 * 1024, maxDepth: 8 });
 export const DEFAULT_MAX_NESTING = 64;
 export const DEFAULT_MAX_SCRIPTS = 16;
 

@@ -89,14 +89,16 @@ describe('size', () => {
   }, WATCHDOG);
 
   it('counts bytes, not characters', () => {
-    expect(errorCode(`echo ${'é'.repeat(100_000)}`)).toBe('ok');
-    expect(errorCode(`echo ${'é'.repeat(140_000)}`)).toBe('too_large');
+    // 'é' is 2 bytes in UTF-8: 35,000 of them are under the 64 KiB cap in characters, over it in bytes.
+    expect(errorCode(`echo ${'é'.repeat(30_000)}`)).toBe('ok');
+    expect(errorCode(`echo ${'é'.repeat(35_000)}`)).toBe('too_large');
   });
 
   it('handles a long pipeline, many here-documents and a long list', () => {
-    expect(analyzeCommandLine(Array(20_000).fill('cat').join(' | '))).toHaveLength(20_000);
-    expect(analyzeCommandLine(`${'cat <<E\n'.repeat(1000)}${'E\n'.repeat(1000)}`)).toHaveLength(1000);
-    expect(analyzeCommandLine(Array(20_000).fill('a').join(' && '))).toHaveLength(20_000);
+    const big = { maxBytes: 4 << 20 };
+    expect(analyzeCommandLine(Array(20_000).fill('cat').join(' | '), big)).toHaveLength(20_000);
+    expect(analyzeCommandLine(`${'cat <<E\n'.repeat(1000)}${'E\n'.repeat(1000)}`, big)).toHaveLength(1000);
+    expect(analyzeCommandLine(Array(20_000).fill('a').join(' && '), big)).toHaveLength(20_000);
   }, WATCHDOG);
 
   it('bounds brace expansion', () => {
