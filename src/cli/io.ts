@@ -4,7 +4,7 @@
  * (fs.writeSync(1, …) avoids building process.stdout: parsers-and-startup.md §1.4).
  */
 import fs from 'node:fs';
-import tty from 'node:tty';
+import { createRequire } from 'node:module';
 
 export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -54,12 +54,31 @@ function readAllStdin(): Buffer {
   return Buffer.concat(chunks);
 }
 
+/**
+ * Whether fd is a terminal, without loading node:tty on the hook path: `tty` pulls in `net` and
+ * `stream`, about 7 ms of a hook's start-up (docs/performance.md). A pipe or file is ruled out
+ * with one fstat; only a character device is asked of `tty`.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    if (!fs.fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  const req = typeof require === 'function' ? require : createRequire(import.meta.url);
+  return (req('node:tty') as typeof import('node:tty')).isatty(fd);
+}
+
 export function processIO(): CliIO {
   return {
     env: process.env,
     cwd: process.cwd(),
-    stdoutIsTTY: tty.isatty(1),
-    stdinIsTTY: tty.isatty(0),
+    get stdoutIsTTY() {
+      return isTerminal(1);
+    },
+    get stdinIsTTY() {
+      return isTerminal(0);
+    },
     readStdin: readAllStdin,
     out: (t) => writeAll(1, t),
     err: (t) => writeAll(2, t),
