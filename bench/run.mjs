@@ -150,7 +150,7 @@ if (only !== 'process') {
     [`${ip.typical.commands} typical agent one-liners`, `${fmt(ip.typical.us_per_decision)} µs`, Math.round(ip.typical.decisions_per_second).toLocaleString('en')],
     ...ip.scripts.map((s) => [`${s.kb} KB script`, `${fmt(s.ms_per_decision, 3)} ms`, Math.round(1000 / s.ms_per_decision).toLocaleString('en')]),
   ]);
-  table('(3a) Parse + evaluate vs input size (target: linear; 20 KB < 2 ms; ≤ 1 MB < 50 ms)', ['size', 'median ms', 'max ms', 'decision', 'parse only, no size cap (ms)'],
+  table('(3a) Parse + evaluate vs input size (target: linear; 20 KB < 2 ms; ≤ 1 MB < 50 ms; over 64 KiB is refused)', ['size', 'median ms', 'max ms', 'decision', 'parse only, no size cap (ms)'],
     ip.size_growth.map((s) => [`${s.kb} KB`, fmt(s.median_ms, 3), fmt(s.max_ms, 3), s.outcome, fmt(s.parse_only_ms_unbounded, 3)]));
   table('(3b) Parse + evaluate vs nesting depth (the depth bound answers first)', ['nesting', 'depth', 'bytes', 'median ms', 'max ms', 'decision'],
     ip.depth_growth.map((s) => [s.kind, s.depth, s.bytes, fmt(s.median_ms, 3), fmt(s.max_ms, 3), s.outcome]));
