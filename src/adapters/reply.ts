@@ -3,7 +3,7 @@
  * fall back to a generic text, or ignore the reply, when a reason is empty), safe truncation,
  * and the PolicyOutput the driver answers with when it could not check an event.
  */
-import { POLICY_IO_VERSION, type PolicyOutput } from '../core/contract.ts';
+import { allowOutput, type PolicyOutput } from '../core/contract.ts';
 
 function filled(s: string | null | undefined): s is string {
   return typeof s === 'string' && s.trim() !== '';
@@ -60,17 +60,7 @@ export function capText(text: string, max: number): string {
  * action it is a deny (fail closed); after an action it is an allow with nothing to say.
  */
 export function failureOutput(reason: string, before: boolean, code = 'driver_error'): PolicyOutput {
-  const base: PolicyOutput = {
-    policy_io_version: POLICY_IO_VERSION,
-    decision: 'allow',
-    user_message: null,
-    agent_message: null,
-    additional_context: null,
-    rule: null,
-    bypass: false,
-    commands: [],
-    error: { code, message: reason },
-  };
+  const base: PolicyOutput = { ...allowOutput(), error: { code, message: reason } };
   if (!before) return base;
   return {
     ...base,

@@ -95,6 +95,20 @@ export interface PolicyOutput {
   error?: { code: string; message: string };
 }
 
+/** An allow with nothing to say and no commands: what every PolicyOutput starts from. */
+export function allowOutput(): PolicyOutput {
+  return {
+    policy_io_version: POLICY_IO_VERSION,
+    decision: 'allow',
+    user_message: null,
+    agent_message: null,
+    additional_context: null,
+    rule: null,
+    bypass: false,
+    commands: [],
+  };
+}
+
 export type PolicyErrorCode =
   | 'bad_json'
   | 'bad_input'

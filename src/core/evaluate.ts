@@ -7,8 +7,8 @@
 import { analyzeCommandLine } from '../shell/index.ts';
 import { ShellParseError, type ShellCommand } from '../shell/types.ts';
 import {
-  POLICY_IO_VERSION,
   SEVERITY,
+  allowOutput,
   isPreTrigger,
   type CommandDecision,
   type Decision,
@@ -37,22 +37,9 @@ export function isBypass(env: Readonly<Record<string, string>> | undefined): boo
   return env !== undefined && BYPASS_VARS.some((k) => env[k] === '1');
 }
 
-function baseOutput(): PolicyOutput {
-  return {
-    policy_io_version: POLICY_IO_VERSION,
-    decision: 'allow',
-    user_message: null,
-    agent_message: null,
-    additional_context: null,
-    rule: null,
-    bypass: false,
-    commands: [],
-  };
-}
-
 export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: EvaluateOptions = {}): PolicyOutput {
   const pre = isPreTrigger(input.trigger);
-  if (pre && isBypass(input.env)) return { ...baseOutput(), bypass: true };
+  if (pre && isBypass(input.env)) return { ...allowOutput(), bypass: true };
 
   const shellOptions = options.readScript ? { readScript: options.readScript } : {};
   let commands: ShellCommand[] = [];
@@ -102,7 +89,7 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
     }
   }
 
-  const out = baseOutput();
+  const out = allowOutput();
   if (error) out.error = error;
   let decisive = -1;
   judged.forEach((j, i) => {

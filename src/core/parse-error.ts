@@ -2,7 +2,7 @@
  * Fail closed: before an action, a command line that cannot be parsed is denied, with a message
  * that says why and how to write it so that it can be checked.
  */
-import { POLICY_IO_VERSION, type PolicyOutput } from './contract.ts';
+import { allowOutput, type PolicyOutput } from './contract.ts';
 import type { ShellParseError } from '../shell/types.ts';
 
 const REMEDY: Record<ShellParseError['code'], string> = {
@@ -15,16 +15,12 @@ const REMEDY: Record<ShellParseError['code'], string> = {
 export function parseErrorOutput(e: ShellParseError): PolicyOutput {
   const why = e.message.replace(/\.$/, '');
   return {
-    policy_io_version: POLICY_IO_VERSION,
+    ...allowOutput(),
     decision: 'deny',
     user_message: `Blocked a command line that could not be parsed (${why}), so Buckler could not check what it would run.`,
     agent_message:
       `This command was blocked before it ran because it could not be parsed (${why}); ` +
       `commands that cannot be checked are not run. ${REMEDY[e.code] ?? REMEDY.syntax}`,
-    additional_context: null,
-    rule: null,
-    bypass: false,
-    commands: [],
     error: { code: 'parse_error', message: e.message },
   };
 }
