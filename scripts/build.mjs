@@ -1,7 +1,8 @@
 // Builds what `bin/buckler` and every harness hook run: CommonJS bundles in dist/.
 //
-// - dist/buckler.cjs: the entry and the whole hook path (driver, adapters, core, shell, packs
-//   runtime). CJS, not ESM: on Node 20 the ESM loader alone costs 5–9 % of start-up
+// - dist/buckler.cjs: the entry, a tiny loader that runs dist/main.cjs through a V8 code cache.
+// - dist/main.cjs: the whole hook path (driver, adapters, core, shell, packs runtime), minified.
+//   CJS, not ESM: on Node 20 the ESM loader alone costs 5–9 % of start-up
 //   (../shared/reference/parsers-and-startup.md §1.1).
 // - dist/cli-<command>.cjs: every other command (evaluate, check, validate, hooks, paths, log),
 //   one bundle each. src/cli/main.ts `import()`s them; here those imports become require()s of
@@ -45,7 +46,11 @@ await Promise.all([
   // Minified: at this size, reading and compiling the file is most of the hook's own cost; the
   // minified bundle measured 1.30× against 1.99× `node -e 0` unminified, in interleaved runs
   // (docs/performance.md). Stack traces never reach users, so names are not needed.
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/buckler.cjs', banner: { js: '#!/usr/bin/env node' }, plugins: [lazyCommands], minify: true }),
+  // `dynamic-import: false` lowers main.ts's import() of the command bundles to require(): a
+  // real import() inside the loader's vm.Script would need a callback Node 20 cannot provide.
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/main.cjs', plugins: [lazyCommands], minify: true, supported: { 'dynamic-import': false } }),
+  // The entry: runs dist/main.cjs through a V8 code cache (src/cli/loader.ts).
+  build({ ...common, entryPoints: ['src/cli/loader.ts'], outfile: 'dist/buckler.cjs', banner: { js: '#!/usr/bin/env node' } }),
   ...COMMANDS.map((c) => build({ ...common, entryPoints: [`src/cli/${c}.ts`], outfile: `dist/cli-${c}.cjs` })),
 ]);
 chmodSync('dist/buckler.cjs', 0o755);

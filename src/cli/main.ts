@@ -73,9 +73,12 @@ function fatal(e: unknown): void {
   process.exitCode = 2;
 }
 
-const isEntry = typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module;
-if (isEntry) {
+/** Runs the command line of this process. Called by dist/buckler.cjs (src/cli/loader.ts). */
+export function start(): void {
   main(process.argv.slice(2), processIO()).then((code) => {
     process.exitCode = code;
   }, fatal);
 }
+
+// Also runnable directly (`node dist/main.cjs …`), without the code cache.
+if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) start();

@@ -1,0 +1,82 @@
+/**
+ * dist/buckler.cjs (src/cli/loader.ts) runs the hook bundle through a V8 code cache: written by
+ * a hook run, not by other commands; a corrupt cache is rejected by V8 and rewritten; a missing
+ * bundle fails closed with one line and exit 2. Runs on a private copy of dist/ and packs/.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, ensureBuilt } from './build.testing.ts';
+
+let root: string;
+let entry: string;
+let cache: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-loader-'));
+  fs.mkdirSync(path.join(root, 'dist'));
+  for (const f of fs.readdirSync(path.join(ROOT, 'dist'))) {
+    if (f.endsWith('.cjs')) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(root, 'dist', f));
+  }
+  fs.cpSync(path.join(ROOT, 'packs'), path.join(root, 'packs'), { recursive: true });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  entry = path.join(root, 'dist', 'buckler.cjs');
+  cache = path.join(root, 'dist', '.main.cjs.v8cache');
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const env = () => ({ PATH: process.env['PATH'] ?? '', HOME: root, BUCKLER_CONFIG_HOME: path.join(root, 'c'), BUCKLER_STATE_HOME: path.join(root, 's') });
+const run = (args: string[], input = '') => spawnSync(process.execPath, [entry, ...args], { input, env: env(), encoding: 'utf8' });
+const event = JSON.stringify({ hook_event_name: 'beforeShellExecution', command: 'git push --force origin main', cwd: root });
+
+describe('the loader and its V8 code cache', () => {
+  it('other commands run but do not write the cache', () => {
+    expect(run(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(run(['check', 'git status']).status).toBe(0);
+    expect(fs.existsSync(cache)).toBe(false);
+  });
+
+  it('a hook run answers and writes the cache; the next one uses it unchanged', () => {
+    const first = run(['--driver', 'cursor'], event);
+    expect(JSON.parse(first.stdout)).toMatchObject({ permission: 'deny' });
+    expect(fs.statSync(cache).size).toBeGreaterThan(0);
+    const before = fs.readFileSync(cache);
+    const second = run(['--driver', 'cursor'], event);
+    expect(second.stdout).toBe(first.stdout);
+    expect(fs.readFileSync(cache).equals(before)).toBe(true);
+    expect(fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a corrupt cache is rejected and rewritten; the answer is the same', () => {
+    fs.writeFileSync(cache, Buffer.from('not a V8 code cache'));
+    const r = run(['--driver', 'cursor'], event);
+    expect(JSON.parse(r.stdout)).toMatchObject({ permission: 'deny' });
+    expect(r.stderr).toBe('');
+    expect(fs.readFileSync(cache).toString('utf8')).not.toBe('not a V8 code cache');
+  });
+
+  it('an unwritable cache location is not an error', () => {
+    fs.rmSync(cache, { force: true });
+    fs.mkdirSync(cache); // a directory where the cache file should go: the rename fails
+    const r = run(['--driver', 'cursor'], event);
+    expect(JSON.parse(r.stdout)).toMatchObject({ permission: 'deny' });
+    expect(r.status).toBe(0);
+    fs.rmSync(cache, { recursive: true, force: true });
+  });
+
+  it('a missing bundle fails closed: one line on stderr, exit 2, nothing on stdout', () => {
+    fs.renameSync(path.join(root, 'dist', 'main.cjs'), path.join(root, 'dist', 'main.cjs.away'));
+    try {
+      const r = run(['--driver', 'cursor'], event);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^buckler: cannot start /);
+    } finally {
+      fs.renameSync(path.join(root, 'dist', 'main.cjs.away'), path.join(root, 'dist', 'main.cjs'));
+    }
+  });
+});
