@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, ensureBuilt } from './build.testing.ts';
 
-let root: string;
+let root = '';
 let entry: string;
 let cache: string;
 
