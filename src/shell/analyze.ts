@@ -8,7 +8,7 @@ import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
 import { Parser } from './parser.ts';
 import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
 import { type Stdin, type UnwrapContext, handlerFor } from './wrappers.ts';
-import { type ArgWord, Vars, expandWord, wordText } from './word-value.ts';
+import { type ArgWord, Vars, expandWord, expandWordInto, wordText } from './word-value.ts';
 
 export interface AnalyzeOptions extends ShellLimits {
   /** Structural nesting (compound commands, expansions) accepted. */
@@ -31,6 +31,18 @@ interface Ctx {
 
 type StdinThunk = () => Stdin | null;
 const NO_STDIN: StdinThunk = () => null;
+
+/**
+ * A context with the same shape every time. Measured: object spreads (`{ ...ctx, cond: true }`)
+ * were a visible share of the walk's time and allocation; a plain constructor call is not.
+ */
+const mkCtx = (via: readonly string[], depth: number, vars: Vars, cond: boolean, stdin: StdinThunk): Ctx => ({
+  via,
+  depth,
+  vars,
+  cond,
+  stdin,
+});
 
 function memo(f: StdinThunk): StdinThunk {
   let done = false;
@@ -82,32 +94,40 @@ export class Analyzer {
     }
     const budget = { maxDepth: this.opts.maxDepth, maxNesting: this.opts.maxNesting, nesting: 0 };
     const script = Parser.parse(text, base, budget, depth);
-    this.script(script, { via, depth, vars, cond: false, stdin: () => stdin });
+    this.script(script, mkCtx(via, depth, vars, false, stdin === null ? NO_STDIN : () => stdin));
   }
 
   // ---- tree walk ----------------------------------------------------------------------------
 
   private script(s: Script, ctx: Ctx): void {
     for (const item of s.items) {
-      const c = item.async ? { ...ctx, vars: ctx.vars.child(), cond: true } : ctx;
-      const after = item.andOr.pipelines.length > 1 ? { ...c, cond: true } : c;
-      item.andOr.pipelines.forEach((p, i) => {
-        const pc = i === 0 ? c : after;
-        const timed = p.time ? { ...pc, via: [...pc.via, 'time'] } : pc;
-        const multi = p.commands.length > 1;
-        p.commands.forEach((cmd, k) => {
-          const prev = k > 0 ? p.commands[k - 1] : undefined;
-          const stage: Ctx = multi ? { ...timed, vars: timed.vars.child() } : timed;
-          if (prev !== undefined) stage.stdin = memo(() => this.pipeStdin(prev, timed.vars));
+      const c = item.async ? mkCtx(ctx.via, ctx.depth, ctx.vars.child(), true, ctx.stdin) : ctx;
+      // Pipelines after `&&`/`||` run conditionally (same variables; made once, when needed).
+      let after: Ctx | null = c.cond ? c : null;
+      let i = 0;
+      for (const p of item.andOr.pipelines) {
+        const pc = i++ === 0 ? c : (after ??= mkCtx(c.via, c.depth, c.vars, true, c.stdin));
+        const timed = p.time ? mkCtx([...pc.via, 'time'], pc.depth, pc.vars, pc.cond, pc.stdin) : pc;
+        const cmds = p.commands;
+        if (cmds.length === 1) {
+          this.command(cmds[0] as Command, timed);
+          continue;
+        }
+        let prev: Command | undefined;
+        for (const cmd of cmds) {
+          const stage = mkCtx(timed.via, timed.depth, timed.vars.child(), timed.cond, timed.stdin);
+          const from = prev;
+          if (from !== undefined) stage.stdin = memo(() => this.pipeStdin(from, timed.vars));
           this.command(cmd, stage);
-        });
-      });
+          prev = cmd;
+        }
+      }
     }
   }
 
   private command(c: Command, ctx: Ctx): void {
     if (c.type === 'function') {
-      this.command(c.body, { ...ctx, vars: ctx.vars.child(), cond: true });
+      this.command(c.body, mkCtx(ctx.via, ctx.depth, ctx.vars.child(), true, ctx.stdin));
       return;
     }
     if (c.type === 'simple') {
@@ -118,10 +138,10 @@ export class Analyzer {
     for (const w of c.words) this.wordSubs(w, ctx);
     const stdin = this.stdinOf(c.redirs, ctx);
     let inner: Ctx;
-    if (c.kind === 'subshell') inner = { ...ctx, vars: ctx.vars.child(), stdin };
-    else if (c.kind === 'coproc') inner = { ...ctx, via: [...ctx.via, 'coproc'], vars: ctx.vars.child(), cond: true, stdin: NO_STDIN };
-    else if (c.kind === 'group') inner = { ...ctx, stdin };
-    else inner = { ...ctx, cond: true, stdin };
+    if (c.kind === 'subshell') inner = mkCtx(ctx.via, ctx.depth, ctx.vars.child(), ctx.cond, stdin);
+    else if (c.kind === 'coproc') inner = mkCtx([...ctx.via, 'coproc'], ctx.depth, ctx.vars.child(), true, NO_STDIN);
+    else if (c.kind === 'group') inner = mkCtx(ctx.via, ctx.depth, ctx.vars, ctx.cond, stdin);
+    else inner = mkCtx(ctx.via, ctx.depth, ctx.vars, true, stdin);
     if (c.name !== undefined) ctx.vars.set(c.name, null);
     for (const b of c.bodies) this.script(b, inner);
   }
@@ -130,13 +150,7 @@ export class Analyzer {
     for (const p of w.parts) {
       if (p.type !== 'dyn') continue;
       for (const sub of p.subs) {
-        this.script(sub.body, {
-          via: [...ctx.via, sub.label],
-          depth: ctx.depth + 1,
-          vars: ctx.vars.child(),
-          cond: ctx.cond,
-          stdin: NO_STDIN,
-        });
+        this.script(sub.body, mkCtx([...ctx.via, sub.label], ctx.depth + 1, ctx.vars.child(), ctx.cond, NO_STDIN));
       }
     }
   }
@@ -152,7 +166,7 @@ export class Analyzer {
     for (const a of cmd.assigns) {
       if (a.index !== null) this.wordSubs(a.index, ctx);
       if (a.value !== null) this.wordSubs(a.value, ctx);
-      for (const w of a.array ?? []) this.wordSubs(w, ctx);
+      if (a.array !== null) for (const w of a.array) this.wordSubs(w, ctx);
     }
     for (const w of cmd.words) this.wordSubs(w, ctx);
     this.redirSubs(cmd.redirs, ctx);
@@ -166,7 +180,7 @@ export class Analyzer {
       return;
     }
     const args: ArgWord[] = [];
-    for (const w of cmd.words) for (const a of expandWord(w, ctx.vars)) args.push(a);
+    for (const w of cmd.words) expandWordInto(w, ctx.vars, args);
     this.unwrap(args, ctx.via, this.stdinOf(cmd.redirs, ctx), ctx);
     this.varEffects(args, ctx);
   }
@@ -192,14 +206,15 @@ export class Analyzer {
   // ---- standard input -----------------------------------------------------------------------
 
   private stdinOf(redirs: Redir[], ctx: Ctx): StdinThunk {
-    if (redirs.length === 0) return ctx.stdin;
+    // Output redirections (`2>&1`, `> log`) leave standard input alone: no thunk to make.
+    if (!redirs.some(readsStdin)) return ctx.stdin;
     return memo(() => this.redirStdin(redirs, ctx.vars) ?? ctx.stdin());
   }
 
   private redirStdin(redirs: Redir[], vars: Vars): Stdin | null {
     let stdin: Stdin | null = null;
     for (const r of redirs) {
-      if (r.fd !== '' && r.fd !== '0') continue;
+      if (!readsStdin(r)) continue;
       if (r.heredoc !== null) {
         const body = r.heredoc.body === null ? { value: r.heredoc.text, dynamic: false } : wordText(r.heredoc.body);
         stdin = { kind: 'text', text: body.value, dynamic: body.dynamic, label: '% <<' };
@@ -221,7 +236,7 @@ export class Analyzer {
     const unknown: Stdin = { kind: 'unknown', label: '| %' };
     if (prev.type !== 'simple' || prev.words.length === 0) return unknown;
     const args: ArgWord[] = [];
-    for (const w of prev.words) for (const a of expandWord(w, vars)) args.push(a);
+    for (const w of prev.words) expandWordInto(w, vars, args);
     const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
     const dynamic = args.some((a) => a.dynamic);
     if (prog === 'echo') {
@@ -252,7 +267,8 @@ export class Analyzer {
 
   // ---- unwrapping ---------------------------------------------------------------------------
 
-  private unwrap(argsIn: ArgWord[], viaIn: readonly string[], stdinIn: StdinThunk, ctx: Ctx): void {
+  /** @internal (Unwrapping) */
+  unwrap(argsIn: ArgWord[], viaIn: readonly string[], stdinIn: StdinThunk, ctx: Ctx): void {
     let args = argsIn;
     let via = viaIn;
     let stdin = stdinIn;
@@ -265,9 +281,8 @@ export class Analyzer {
       }
       const prog = basename(w0.value);
       const handler = handlerFor(prog);
-      const self = toCommand(prog, args, via, false);
       if (handler === undefined) {
-        this.out.push(self);
+        this.out.push(toCommand(prog, args, via, false));
         if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx);
         return;
       }
@@ -278,27 +293,20 @@ export class Analyzer {
         if (!step.keepStdin) stdin = NO_STDIN;
         continue;
       }
-      if (step.kind === 'self') this.out.push(self);
-      else if (step.kind === 'opaque') this.out.push({ ...self, opaque: true });
+      // Handlers never modify `args`: the command is built only when it is reported.
+      if (step.kind === 'self') this.out.push(toCommand(prog, args, via, false));
+      else if (step.kind === 'opaque') this.out.push(toCommand(prog, args, via, true));
       return;
     }
     this.out.push(toCommand(args[0]?.value ?? '', args, via, true));
   }
 
   private context(via: readonly string[], stdin: StdinThunk, ctx: Ctx): UnwrapContext {
-    return {
-      via,
-      get stdin() {
-        return stdin();
-      },
-      emit: (cmd) => this.out.push(cmd),
-      script: (text, label) => this.nestedScript(text, label, via, ctx),
-      file: (path, label, shebang) => this.file(path, label, shebang, via, ctx),
-      unwrap: (argv, label, st) => this.unwrap(argv, [...via, label], () => st, ctx),
-    };
+    return new Unwrapping(this, via, stdin, ctx);
   }
 
-  private nestedScript(text: ArgWord, label: string, via: readonly string[], ctx: Ctx): void {
+  /** @internal (Unwrapping) */
+  nestedScript(text: ArgWord, label: string, via: readonly string[], ctx: Ctx): void {
     const nestedVia = [...via, label];
     const depth = ctx.depth + 1;
     if (depth > this.opts.maxDepth) {
@@ -324,7 +332,8 @@ export class Analyzer {
     for (let i = this.out.length - 1; i >= mark; i--) if (JSON.stringify(this.out[i]) === key) this.out.splice(i, 1);
   }
 
-  private file(path: ArgWord, label: string, requireShebang: boolean, via: readonly string[], ctx: Ctx): void {
+  /** @internal (Unwrapping) */
+  file(path: ArgWord, label: string, requireShebang: boolean, via: readonly string[], ctx: Ctx): void {
     const read = this.opts.readScript;
     if (read === undefined || path.dynamic || path.glob) return;
     const nestedVia = [...via, label];
@@ -359,13 +368,54 @@ export class Analyzer {
   }
 }
 
+/**
+ * What a wrapper handler sees. A class rather than an object literal with a getter and four
+ * closures: measured, typical one-liners took about a third less time after this change alone.
+ */
+class Unwrapping implements UnwrapContext {
+  constructor(
+    private readonly analyzer: Analyzer,
+    readonly via: readonly string[],
+    private readonly stdinThunk: StdinThunk,
+    private readonly ctx: Ctx,
+  ) {}
+
+  get stdin(): Stdin | null {
+    return this.stdinThunk();
+  }
+
+  emit(cmd: ShellCommand): void {
+    this.analyzer.out.push(cmd);
+  }
+
+  script(text: ArgWord, label: string): void {
+    this.analyzer.nestedScript(text, label, this.via, this.ctx);
+  }
+
+  file(path: ArgWord, label: string, shebang: boolean): void {
+    this.analyzer.file(path, label, shebang, this.via, this.ctx);
+  }
+
+  unwrap(argv: ArgWord[], label: string, st: Stdin | null): void {
+    this.analyzer.unwrap(argv, [...this.via, label], () => st, this.ctx);
+  }
+}
+
+const argValue = (a: ArgWord): string => a.value;
+
+/** A redirection redirStdin looks at: `<`, `<<<` or a here-document on fd 0. */
+const readsStdin = (r: Redir): boolean => (r.fd === '' || r.fd === '0') && (r.heredoc !== null || r.op === '<<<' || r.op === '<');
+
 function toCommand(prog: string, args: ArgWord[], via: readonly string[], opaque: boolean): ShellCommand {
-  const argv = [prog, ...args.slice(1).map((a) => a.value)];
+  // `map` makes an array of the exact size (push would reserve 17 slots).
+  const argv = args.length === 0 ? [prog] : args.map(argValue);
+  argv[0] = prog;
   const dynamic: number[] = [];
-  args.forEach((a, i) => {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as ArgWord;
     if (a.dynamic || (i === 0 && a.glob)) dynamic.push(i);
-  });
-  return { argv, dynamic, opaque, via: [...via] };
+  }
+  return { argv, dynamic, opaque, via: via.length === 0 ? [] : via.slice() };
 }
 
 function decodeEchoEscapes(s: string): string {

@@ -15,11 +15,32 @@ export interface Budget {
   nesting: number;
 }
 
-/** Characters that end an unquoted word. */
-const META = ' \t\n;&|()<>';
-export const isMeta = (c: string): boolean => c === '' || META.includes(c);
-export const isNameStart = (c: string): boolean => /^[A-Za-z_]$/.test(c);
-export const isNameChar = (c: string): boolean => /^[A-Za-z0-9_]$/.test(c);
+/**
+ * Character classes by UTF-16 code (ASCII only; everything else is plain word text).
+ * Measured: a table lookup per character instead of a regex or `String.includes` call made the
+ * lexer about a third faster on typical one-liners.
+ */
+const META_C = 1; // ends an unquoted word: blank, newline, ; & | ( ) < >
+const SPECIAL_C = 2; // needs the slow path inside an unquoted word: META plus \ ' " $ `
+const NAME_START_C = 4; // [A-Za-z_]
+const NAME_C = 8; // [A-Za-z0-9_]
+const CLASS = new Uint8Array(128);
+for (const c of ' \t\n;&|()<>') CLASS[c.charCodeAt(0)] = META_C | SPECIAL_C;
+for (const c of '\\\'"$`') CLASS[c.charCodeAt(0)] = SPECIAL_C;
+for (let c = 48; c < 123; c++) {
+  if (c < 58) CLASS[c] = NAME_C;
+  else if ((c > 64 && c < 91) || c > 96 || c === 95) CLASS[c] = NAME_START_C | NAME_C;
+}
+/** Class bits of a charCodeAt result (0 past ASCII and for NaN; never an out-of-range read). */
+const cls = (c: number): number => (c < 128 ? (CLASS[c] ?? 0) : 0);
+/** `c` is a charCodeAt result; NaN (the end of the text) ends a word too. */
+export const isMetaCode = (c: number): boolean => c !== c || (cls(c) & META_C) !== 0;
+export const isNameStartCode = (c: number): boolean => (cls(c) & NAME_START_C) !== 0;
+export const isNameCode = (c: number): boolean => (cls(c) & NAME_C) !== 0;
+/** `c` is one character or '' (the end). */
+export const isMeta = (c: string): boolean => isMetaCode(c.charCodeAt(0));
+/** Needs the slow path inside an unquoted word (NaN = the end: also stops the fast scan). */
+const isWordSpecialCode = (c: number): boolean => c !== c || (cls(c) & SPECIAL_C) !== 0;
 const SPECIAL_PARAMS = '@*#?-$!0123456789';
 
 type Ctx = 'unquoted' | 'dq' | 'heredoc';
@@ -45,7 +66,7 @@ export abstract class Lexer {
   /** Command-running nesting (substitutions, `bash -c`, `eval`) of the current point. */
   depth: number;
   /** Offsets where `$((` / `((` turned out not to be arithmetic (memo: no exponential retry). */
-  protected readonly arithFail = new Set<number>();
+  protected arithFail: Set<number> | null = null; // made on first use
   /** Open `$(`/`<(` in this source: lets a here-document delimiter line end in `)`. */
   protected openSubs = 0;
   /** Here-documents whose operator was read but whose body starts after the next newline. */
@@ -103,10 +124,11 @@ export abstract class Lexer {
 
   /** Skips blanks and backslash-newline continuations (not newlines). */
   skipBlanks(): void {
+    const src = this.src;
     for (;;) {
-      const c = this.ch();
-      if (c === ' ' || c === '\t') this.pos++;
-      else if (c === '\\' && this.ch(this.pos + 1) === '\n') this.pos += 2;
+      const c = src.charCodeAt(this.pos);
+      if (c === 32 || c === 9) this.pos++;
+      else if (c === 92 /* \\ */ && src.charCodeAt(this.pos + 1) === 10) this.pos += 2;
       else return;
     }
   }
@@ -126,9 +148,30 @@ export abstract class Lexer {
    */
   readWord(mode: 'normal' | 'regex' | 'cond' | 'mid' = 'normal'): Word | null {
     const start = this.pos;
+    const src = this.src;
+    if (mode !== 'mid' && src.charCodeAt(start) === 35 /* # */) return null;
+    // Fast path for the common word of plain unquoted characters (`git`, `--force`, `src/`) or
+    // one plain quoted string (`"wip"`, `'*.ts'`): one slice, no builder, the same parts the
+    // loop below would make. Measured: most words of typical commands take it, and it halves
+    // the lexer's allocation. `cond` reads character by character (extglob), `regex` treats
+    // `(` and `|` as text, so both take the general loop.
+    if (mode === 'normal' || mode === 'mid') {
+      const q = src.charCodeAt(start);
+      if (q === 39 /* ' */) {
+        const j = src.indexOf("'", start + 1);
+        if (j !== -1 && this.endsWord(j + 1)) return this.literalWord(start, start + 1, j, j + 1, true);
+      } else if (q === 34 /* " */) {
+        // Only a closing `"` (no \ $ ` inside) keeps the fast path.
+        const j = this.dqTextEnd(start + 1);
+        if (src.charCodeAt(j) === 34 && this.endsWord(j + 1)) return this.literalWord(start, start + 1, j, j + 1, true);
+      } else {
+        let j = start;
+        while (!isWordSpecialCode(src.charCodeAt(j))) j++;
+        if (j > start && this.endsWord(j)) return this.literalWord(start, start, j, j, false);
+      }
+    }
     const b = new PartsBuilder();
     const regex = mode === 'regex';
-    if (mode !== 'mid' && this.ch() === '#') return null;
     for (;;) {
       const c = this.ch();
       if (c === '\\') {
@@ -165,13 +208,33 @@ export abstract class Lexer {
         break;
       } else {
         let j = this.pos + 1;
-        if (mode !== 'cond') while (j < this.src.length && !isWordSpecial(this.src.charAt(j))) j++;
-        b.lit(this.src.slice(this.pos, j), false);
+        if (mode !== 'cond') while (!isWordSpecialCode(src.charCodeAt(j))) j++;
+        b.lit(src.slice(this.pos, j), false);
         this.pos = j;
       }
     }
     if (b.parts.length === 0) return null;
     return { parts: b.parts, start, end: this.pos };
+  }
+
+  /** The next \ $ ` " at or after `i` (plain text inside double quotes ends there), or the end. */
+  private dqTextEnd(i: number): number {
+    let j = i;
+    let k = this.src.charCodeAt(j);
+    while (k === k && k !== 92 && k !== 36 && k !== 96 && k !== 34) k = this.src.charCodeAt(++j);
+    return j;
+  }
+
+  /** A word ends at `i`: a metacharacter or the end, but not `<(`/`>(` (part of the word). */
+  private endsWord(i: number): boolean {
+    const c = this.src.charCodeAt(i);
+    return isMetaCode(c) && !((c === 60 || c === 62) && this.src.charCodeAt(i + 1) === 40);
+  }
+
+  /** The word `start…end` whose only part is the literal text `from…to`. */
+  private literalWord(start: number, from: number, to: number, end: number, quoted: boolean): Word {
+    this.pos = end;
+    return { parts: [{ type: 'lit', text: this.src.slice(from, to), quoted }], start, end };
   }
 
   private readSingle(b: PartsBuilder): void {
@@ -215,8 +278,7 @@ export abstract class Lexer {
       } else if (c === '`') {
         this.readBacktick(b, ctx);
       } else {
-        let j = this.pos + 1;
-        while (j < this.src.length && !'\\$`"'.includes(this.src.charAt(j))) j++;
+        const j = this.dqTextEnd(this.pos + 1);
         b.lit(this.src.slice(this.pos, j), true);
         this.pos = j;
       }
@@ -246,7 +308,7 @@ export abstract class Lexer {
       return;
     }
     if (n === '(') {
-      if (this.ch(start + 2) === '(' && !this.arithFail.has(start)) {
+      if (this.ch(start + 2) === '(' && this.arithFail?.has(start) !== true) {
         const part = this.tryArith(start, quoted);
         if (part !== null) {
           b.dyn(part);
@@ -264,9 +326,9 @@ export abstract class Lexer {
       b.dyn(this.readOldArith(start, quoted));
       return;
     }
-    if (isNameStart(n)) {
+    if (isNameStartCode(this.src.charCodeAt(start + 1))) {
       let j = start + 2;
-      while (isNameChar(this.ch(j))) j++;
+      while (isNameCode(this.src.charCodeAt(j))) j++;
       const src = this.src.slice(start, j);
       b.dyn({ type: 'dyn', kind: 'param', src, quoted, name: src.slice(1), subs: [] });
       this.pos = j;
@@ -410,7 +472,7 @@ export abstract class Lexer {
     this.pos = start + 3;
     const subs = this.scanArith(start, '))', quoted);
     if (subs === null) {
-      this.arithFail.add(start);
+      (this.arithFail ??= new Set()).add(start);
       this.pos = saved.pos;
       this.budget.nesting = saved.nesting;
       this.depth = saved.depth;
@@ -588,11 +650,6 @@ function endsWithOddBackslashes(s: string): boolean {
   let n = 0;
   while (n < s.length && s.charAt(s.length - 1 - n) === '\\') n++;
   return n % 2 === 1;
-}
-
-/** Characters that need the slow path inside an unquoted word. */
-function isWordSpecial(c: string): boolean {
-  return isMeta(c) || c === '\\' || c === "'" || c === '"' || c === '$' || c === '`';
 }
 
 /** Gathers the command lists nested in parts (for an expansion that contains expansions). */

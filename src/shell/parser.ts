@@ -17,12 +17,14 @@ import type {
   SimpleCommand,
   Word,
 } from './ast.ts';
-import { type Budget, Lexer, PartsBuilder, isMeta, isNameChar, isNameStart } from './lexer.ts';
+import { type Budget, Lexer, PartsBuilder, isMeta, isMetaCode, isNameCode, isNameStartCode } from './lexer.ts';
 
 const RESERVED = new Set([
   '!', 'case', 'coproc', 'do', 'done', 'elif', 'else', 'esac', 'fi', 'for', 'function', 'if',
   'in', 'select', 'then', 'time', 'until', 'while', '{', '}', '[[', ']]',
 ]);
+/** First characters of reserved words, and `\` (a line continuation may come first). */
+const RESERVED_FIRST = new Set([...RESERVED, '\\'].map((w) => w.charCodeAt(0)));
 /** Reserved words that can never start a command. */
 const NOT_A_COMMAND = new Set(['do', 'done', 'elif', 'else', 'esac', 'fi', 'then', '}', 'in', ']]']);
 /** Reserved words that close a list; one may follow a compound command without a separator. */
@@ -115,23 +117,51 @@ export class Parser extends Lexer {
 
   /** End of the reserved word last seen by peekReserved. */
   private resEnd = 0;
+  /**
+   * Memo of the last peekReserved (position, answer, end): the list, pipeline and command
+   * parsers all ask at the same position. Depends only on the position (the text is fixed).
+   */
+  private peekPos = -1;
+  private peekWord: string | null = null;
+  private peekEnd = 0;
 
   /**
    * The reserved word at the current position, if one stands there as a whole word
    * (line continuations inside it are removed, as bash does: `wh\⏎ile`).
    */
   peekReserved(): string | null {
-    let j = this.pos;
+    const pos = this.pos;
+    if (pos === this.peekPos) {
+      if (this.peekWord !== null) this.resEnd = this.peekEnd;
+      return this.peekWord;
+    }
+    const w = this.scanReserved(pos);
+    this.peekPos = pos;
+    this.peekWord = w;
+    this.peekEnd = this.resEnd;
+    return w;
+  }
+
+  private scanReserved(pos: number): string | null {
+    const src = this.src;
+    // Measured: most command words cannot be reserved; their first character says so.
+    if (!RESERVED_FIRST.has(src.charCodeAt(pos))) return null;
+    let j = pos;
     let w = '';
+    let from = pos; // start of the run of word characters not yet added to `w`
     for (;;) {
-      const c = this.src.charCodeAt(j);
-      if (c === 92 /* \\ */ && this.src.charCodeAt(j + 1) === 10) j += 2;
-      else if (((c >= 97 && c <= 122) || c === 33 || c === 123 || c === 125 || c === 91 || c === 93) && w.length < 8) {
-        w += this.src.charAt(j);
+      const c = src.charCodeAt(j);
+      if (c === 92 /* \\ */ && src.charCodeAt(j + 1) === 10) {
+        w += src.slice(from, j);
+        j += 2;
+        from = j;
+      } else if (((c >= 97 && c <= 122) || c === 33 || c === 123 || c === 125 || c === 91 || c === 93) && w.length + j - from < 8) {
         j++;
       } else break;
     }
-    if (w === '' || !isMeta(this.ch(j))) return null;
+    if (!isMetaCode(src.charCodeAt(j))) return null;
+    w += src.slice(from, j);
+    if (w === '') return null;
     this.resEnd = j;
     return RESERVED.has(w) ? w : null;
   }
@@ -215,10 +245,11 @@ export class Parser extends Lexer {
     const ops: Array<'&&' | '||'> = [];
     for (;;) {
       this.skipBlanks();
-      const two = this.src.slice(this.pos, this.pos + 2);
-      if (two !== '&&' && two !== '||') break;
+      const c = this.src.charCodeAt(this.pos);
+      // `&&` or `||`
+      if ((c !== 38 && c !== 124) || this.src.charCodeAt(this.pos + 1) !== c) break;
       this.pos += 2;
-      ops.push(two);
+      ops.push(c === 38 ? '&&' : '||');
       this.skipLinebreaks();
       pipelines.push(this.parsePipeline());
     }
@@ -271,7 +302,7 @@ export class Parser extends Lexer {
     this.skipBlanks();
     const start = this.pos;
     if (this.ch() === '(') {
-      if (this.ch(start + 1) === '(' && !this.arithFail.has(start)) {
+      if (this.ch(start + 1) === '(' && this.arithFail?.has(start) !== true) {
         const arith = this.tryArithCommand(start);
         if (arith !== null) return this.finishCompound(arith);
       }
@@ -318,7 +349,7 @@ export class Parser extends Lexer {
     this.pos = start + 2;
     const subs = this.scanArith(start, '))', false);
     if (subs === null) {
-      this.arithFail.add(start);
+      (this.arithFail ??= new Set()).add(start);
       this.pos = start;
       this.budget.nesting = saved.nesting;
       this.pending.length = saved.pending;
@@ -640,12 +671,14 @@ export class Parser extends Lexer {
   private parseSimple(): Command {
     const start = this.pos;
     const cmd: SimpleCommand = { type: 'simple', assigns: [], words: [], redirs: [], start, end: start };
+    /** The program takes `name=(…)` arguments (computed once the first word is read). */
+    let assignBuiltin: boolean | undefined;
     for (;;) {
       this.skipBlanks();
       if (this.tryRedir(cmd.redirs)) continue;
-      const c = this.ch();
-      const procSub = (c === '<' || c === '>') && this.ch(this.pos + 1) === '(';
-      if ((isMeta(c) && !procSub) || c === '#') break;
+      const c = this.src.charCodeAt(this.pos);
+      const procSub = (c === 60 || c === 62) && this.src.charCodeAt(this.pos + 1) === 40; // `<(`, `>(`
+      if ((isMetaCode(c) && !procSub) || c === 35 /* # */) break;
       if (cmd.words.length === 0) {
         const a = this.tryAssign();
         if (a !== null) {
@@ -653,14 +686,14 @@ export class Parser extends Lexer {
           continue;
         }
         // In command position `name[…]` is one word even with blanks inside (bash reads a matched pair).
-        if (/^[A-Za-z_][A-Za-z0-9_]*\[/.test(this.src.slice(this.pos, this.pos + 256))) {
+        if (this.nameThenBracket()) {
           const w = this.readArrayElement();
           if (w !== null) {
             cmd.words.push(w);
             continue;
           }
         }
-      } else if (cmd.words.length > 0 && ASSIGN_BUILTINS.has(literalText(cmd.words[0]) ?? '')) {
+      } else if ((assignBuiltin ??= ASSIGN_BUILTINS.has(literalText(cmd.words[0]) ?? ''))) {
         const s = this.pos;
         const a = this.tryAssign();
         if (a !== null) {
@@ -688,12 +721,26 @@ export class Parser extends Lexer {
     return cmd;
   }
 
+  /** `name[` at the current position, within 256 characters (as /^[A-Za-z_][A-Za-z0-9_]*\[/ on that window). */
+  private nameThenBracket(): boolean {
+    const src = this.src;
+    const pos = this.pos;
+    if (!isNameStartCode(src.charCodeAt(pos))) return false;
+    let j = pos + 1;
+    while (isNameCode(src.charCodeAt(j))) j++;
+    return j < pos + 256 && src.charCodeAt(j) === 91 /* [ */;
+  }
+
   /** `NAME=…`, `NAME+=…`, `NAME[sub]=…`, with `(…)` array values. Null (position kept) otherwise. */
   private tryAssign(): Assign | null {
     const start = this.pos;
-    if (!isNameStart(this.ch())) return null;
+    const src = this.src;
+    if (!isNameStartCode(src.charCodeAt(start))) return null;
     let j = start + 1;
-    while (isNameChar(this.ch(j))) j++;
+    while (isNameCode(src.charCodeAt(j))) j++;
+    // Measured: most first words are not assignments; say so before slicing the name.
+    const after = src.charCodeAt(j);
+    if (after !== 61 /* = */ && after !== 43 /* + */ && after !== 91 /* [ */) return null;
     const name = this.src.slice(start, j);
     let index: Word | null = null;
     if (this.ch(j) === '[') {
@@ -802,8 +849,10 @@ export class Parser extends Lexer {
   private tryRedir(into: Redir[]): boolean {
     let j = this.pos;
     let fd = '';
+    // Measured: called before every word; most words start with none of `0-9 { < > &`.
+    const k0 = this.src.charCodeAt(j);
+    if (!((k0 >= 48 && k0 <= 57) || k0 === 123 || k0 === 60 || k0 === 62 || k0 === 38)) return false;
     const c0 = this.ch();
-    if (c0 === '' || !'0123456789{<>&'.includes(c0)) return false;
     if (c0 >= '0' && c0 <= '9') {
       while (/[0-9]/.test(this.ch(j))) j++;
       if (this.ch(j) !== '<' && this.ch(j) !== '>') return false;

@@ -56,10 +56,18 @@ export function literalArg(value: string, start = 0): ArgWord {
 
 /** The argv words one word expands to (several with brace expansion or a split variable). */
 export function expandWord(w: Word, vars: Vars | null, braces = true): ArgWord[] {
-  if (!braces || !mayHaveBraces(w.parts)) return resolve(w.parts, vars, w.start);
   const out: ArgWord[] = [];
-  for (const parts of braceExpand(toAtoms(w.parts), w.start)) out.push(...resolve(parts, vars, w.start));
+  expandWordInto(w, vars, out, braces);
   return out;
+}
+
+/** expandWord, appending to `out` (no array per word). */
+export function expandWordInto(w: Word, vars: Vars | null, out: ArgWord[], braces = true): void {
+  if (!braces || !mayHaveBraces(w.parts)) {
+    resolve(w.parts, vars, w.start, out);
+    return;
+  }
+  for (const parts of braceExpand(toAtoms(w.parts), w.start)) resolve(parts, vars, w.start, out);
 }
 
 /** Static value of a word without expansion (dynamic parts as their source). */
@@ -76,10 +84,11 @@ export function wordText(w: Word): { value: string; dynamic: boolean } {
   return { value, dynamic };
 }
 
-function resolve(parts: Part[], vars: Vars | null, start: number): ArgWord[] {
+function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]): void {
   if (parts.length === 1 && parts[0]?.type === 'lit') {
     const text = parts[0].text;
-    return [{ value: text, dynamic: false, glob: !parts[0].quoted && hasGlob(text), start }];
+    out.push({ value: text, dynamic: false, glob: !parts[0].quoted && hasGlob(text), start });
+    return;
   }
   // With IFS assigned on the line, unquoted expansions split differently: leave them run-time.
   const ifsChanged = vars !== null && vars.get('IFS') !== undefined;
@@ -88,43 +97,53 @@ function resolve(parts: Part[], vars: Vars | null, start: number): ArgWord[] {
   if (only?.type === 'dyn' && !only.quoted && only.name !== undefined && vars !== null && !ifsChanged) {
     const v = vars.get(only.name);
     if (typeof v === 'string') {
-      return v
-        .split(/[ \t\n]+/)
-        .filter((s) => s !== '')
-        .map((s) => ({ value: s, dynamic: false, glob: hasGlob(s), start }));
+      for (const s of v.split(/[ \t\n]+/)) if (s !== '') out.push({ value: s, dynamic: false, glob: hasGlob(s), start });
+      return;
     }
   }
   let value = '';
   let dynamic = false;
-  let globText = '';
+  // hasGlob over the unquoted pieces only (quoted text and run-time parts cannot glob),
+  // without building that text.
+  let g = 0;
   for (const p of parts) {
     if (p.type === 'lit') {
       value += p.text;
-      globText += p.quoted ? p.text.replace(/[*?[\]]/g, '_') : p.text;
+      if (!p.quoted && g < 2) g = globState(p.text, g);
       continue;
     }
     const known = p.name !== undefined && vars !== null && (p.quoted || !ifsChanged) ? vars.get(p.name) : undefined;
     if (typeof known === 'string' && (p.quoted || !/[ \t\n]/.test(known))) {
       value += known;
-      globText += p.quoted ? known.replace(/[*?[\]]/g, '_') : known;
+      if (!p.quoted && g < 2) g = globState(known, g);
       continue;
     }
     value += p.src;
-    globText += '_';
     dynamic = true;
   }
-  return [{ value, dynamic, glob: hasGlob(globText), start }];
+  out.push({ value, dynamic, glob: g === 2, start });
 }
 
 /** Unquoted `*`, `?`, or `[` with a later `]`. */
-export function hasGlob(s: string): boolean {
-  if (s.includes('*') || s.includes('?')) return true;
-  const i = s.indexOf('[');
-  return i !== -1 && s.indexOf(']', i + 1) !== -1;
+export const hasGlob = (s: string): boolean => globState(s, 0) === 2;
+
+/**
+ * Glob scan of one piece of unquoted text, in one pass: 2 = a glob, 1 = an open `[` (a later
+ * `]`, also in a later piece, makes a glob), 0 = neither; `state` is the result for the pieces before.
+ */
+function globState(s: string, state: number): number {
+  let open = state === 1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 42 /* * */ || c === 63 /* ? */ || (c === 93 /* ] */ && open)) return 2;
+    if (c === 91 /* [ */) open = true;
+  }
+  return open ? 1 : 0;
 }
 
 function mayHaveBraces(parts: Part[]): boolean {
-  return parts.some((p) => p.type === 'lit' && !p.quoted && p.text.includes('{'));
+  for (const p of parts) if (p.type === 'lit' && !p.quoted && p.text.includes('{')) return true;
+  return false;
 }
 
 function toAtoms(parts: Part[]): Atom[] {
