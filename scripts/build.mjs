@@ -10,7 +10,8 @@
 // - js-yaml and smol-toml stay external: they are require()d from node_modules only when packs
 //   or config.toml are (re)compiled, never on a warm hook.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const COMMANDS = ['evaluate', 'check', 'validate', 'hooks', 'paths', 'log'];
@@ -41,6 +42,46 @@ const lazyCommands = {
   },
 };
 
+/**
+ * Node built-ins as tiny ESM modules: `export default require("node:fs")`, plus the names our
+ * sources import by name. Left to esbuild, every `import fs from 'node:fs'` in every module
+ * becomes `__toESM(require("node:fs"))`, which copies each property of the module onto a new
+ * object — measured at about 3.5 ms of a hook's start-up across the modules on its path.
+ */
+function namedImports() {
+  const names = new Map();
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, e.name);
+      if (e.isDirectory()) walk(file);
+      else if (file.endsWith('.ts')) {
+        for (const m of readFileSync(file, 'utf8').matchAll(/^import \{([^}]*)\} from '(node:[a-z/_]+)'/gm)) {
+          const set = names.get(m[2]) ?? new Set();
+          for (const n of m[1].split(',').map((x) => x.trim()).filter((x) => x && !x.startsWith('type '))) set.add(n);
+          names.set(m[2], set);
+        }
+      }
+    }
+  };
+  walk('src');
+  return names;
+}
+const NAMED = namedImports();
+const builtins = {
+  name: 'node-builtins',
+  setup(b) {
+    // Only import statements: the require() inside the generated module stays a plain require.
+    b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'node-builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
+      const names = [...(NAMED.get(args.path) ?? [])];
+      const lines = [`const m = require(${JSON.stringify(args.path)});`, 'export default m;'];
+      if (names.length > 0) lines.push(`export const { ${names.join(', ')} } = m;`);
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+common.plugins = [builtins];
+
 rmSync('dist', { recursive: true, force: true });
 await Promise.all([
   // Minified: at this size, reading and compiling the file is most of the hook's own cost; the
@@ -48,7 +89,7 @@ await Promise.all([
   // (docs/performance.md). Stack traces never reach users, so names are not needed.
   // `dynamic-import: false` lowers main.ts's import() of the command bundles to require(): a
   // real import() inside the loader's vm.Script would need a callback Node 20 cannot provide.
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/main.cjs', plugins: [lazyCommands], minify: true, supported: { 'dynamic-import': false } }),
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/main.cjs', plugins: [builtins, lazyCommands], minify: true, supported: { 'dynamic-import': false } }),
   // The entry: runs dist/main.cjs through a V8 code cache (src/cli/loader.ts).
   build({ ...common, entryPoints: ['src/cli/loader.ts'], outfile: 'dist/buckler.cjs', banner: { js: '#!/usr/bin/env node' } }),
   ...COMMANDS.map((c) => build({ ...common, entryPoints: [`src/cli/${c}.ts`], outfile: `dist/cli-${c}.cjs` })),
