@@ -10,7 +10,8 @@ interface Level {
   value: ReadonlySet<string>;
   longs: readonly string[];
   syn: ReadonlyMap<string, readonly string[]>;
-  subs: ReadonlyMap<string, Level>;
+  /** The compiled level of a subcommand, or undefined when it has none. */
+  sub(name: string): Level | undefined;
   aliases: ReadonlyMap<string, string>;
   /** The next non-option word names a subcommand. */
   nested: boolean;
@@ -25,7 +26,7 @@ interface Program {
   commands: ReadonlySet<string>;
 }
 
-const LEAF: Level = { value: new Set(), longs: [], syn: new Map(), subs: new Map(), aliases: new Map(), nested: false };
+const LEAF: Level = { value: new Set(), longs: [], syn: new Map(), sub: () => undefined, aliases: new Map(), nested: false };
 /** Aliases may expand to aliases; git stops at loops, we stop after a few steps. */
 const MAX_ALIAS_STEPS = 8;
 
@@ -37,15 +38,24 @@ function compileLevel(g: CommandGrammar): Level {
     syn.set(a, [...(syn.get(a) ?? []), b]);
     syn.set(b, [...(syn.get(b) ?? []), a]);
   }
-  const subs = new Map<string, Level>();
-  for (const [name, sub] of Object.entries(g.subcommands ?? {})) subs.set(name, compileLevel(sub));
+  // Subcommand levels compile on first lookup: a hook reads one command, and compiling every
+  // level of git's grammar up front was over a millisecond of each hook's start-up.
+  const raw = g.subcommands ?? {};
+  const compiled = new Map<string, Level>();
   return {
     value,
     longs,
     syn,
-    subs,
+    sub(name: string): Level | undefined {
+      let level = compiled.get(name);
+      if (level === undefined && Object.hasOwn(raw, name)) {
+        level = compileLevel(raw[name]!);
+        compiled.set(name, level);
+      }
+      return level;
+    },
     aliases: new Map(Object.entries(g.aliases ?? {})),
-    nested: g.nested === true || subs.size > 0,
+    nested: g.nested === true || Object.keys(raw).length > 0,
   };
 }
 
@@ -180,7 +190,7 @@ export function readArgv(argv: readonly string[], dynamic: Iterable<number>, gra
       }
     }
     out.subcommand.push(name);
-    level = level.subs.get(name) ?? LEAF;
+    level = level.sub(name) ?? LEAF;
     chain.push(level);
     current = [level];
     expectSub = level.nested;
