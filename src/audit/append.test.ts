@@ -4,19 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyOutput } from '../core/contract.ts';
+import { allowOutput } from '../core/contract.ts';
 import { auditDecision } from './index.ts';
 
-const OUT: PolicyOutput = {
-  policy_io_version: '1',
-  decision: 'allow',
-  user_message: null,
-  agent_message: null,
-  additional_context: null,
-  rule: null,
-  bypass: false,
-  commands: [],
-};
+const OUT = allowOutput();
 
 let dir: string;
 beforeAll(() => {
