@@ -6,6 +6,7 @@
 import { analyzeCommandLine } from '../src/shell/index.ts';
 import { evaluate } from '../src/core/evaluate.ts';
 import { loadRuntimePolicy } from '../src/packs/runtime.ts';
+import { resolvePaths } from '../src/paths.ts';
 import type { PolicyInput } from '../src/core/contract.ts';
 
 const TYPICAL = [
@@ -69,7 +70,7 @@ function script(bytes: number): string {
 }
 
 const env = { ...process.env };
-const { policy } = loadRuntimePolicy(env);
+const { policy } = await loadRuntimePolicy(resolvePaths({ env, platform: process.platform, home: env.HOME ?? '/nonexistent' }));
 const input = (command: string): PolicyInput => ({
   policy_io_version: '1',
   trigger: 'pre_shell_tool',

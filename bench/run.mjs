@@ -113,10 +113,10 @@ function wholeProcess() {
 
 // ---------------------------------------------------------------- (2) + (3) in process
 async function inProcess() {
-  const out = path.join(root, 'bench', 'results', '.inprocess.cjs');
+  const out = path.join(root, 'bench', 'results', '.inprocess.mjs');
   await build({
     entryPoints: [path.join(root, 'bench', 'inprocess.ts')],
-    outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20',
     external: ['js-yaml', 'smol-toml'], logLevel: 'warning', logOverride: { 'empty-import-meta': 'silent' },
   });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-bench-'));

@@ -1,7 +1,8 @@
 // Builds what `bin/buckler` and every harness hook run: CommonJS bundles in dist/.
 //
 // - dist/buckler.cjs: the entry, a tiny loader that runs dist/main.cjs through a V8 code cache.
-// - dist/main.cjs: the whole hook path (driver, adapters, core, shell, packs runtime), minified.
+// - dist/main.cjs: the whole hook path (driver, adapters, core, shell, packs runtime), minified,
+//   as one CommonJS function expression that the loader calls.
 //   CJS, not ESM: on Node 20 the ESM loader alone costs 5–9 % of start-up
 //   (../shared/reference/parsers-and-startup.md §1.1).
 // - dist/cli-<command>.cjs: every other command (evaluate, check, validate, hooks, paths, log),
@@ -88,8 +89,12 @@ await Promise.all([
   // minified bundle measured 1.30× against 1.99× `node -e 0` unminified, in interleaved runs
   // (docs/performance.md). Stack traces never reach users, so names are not needed.
   // `dynamic-import: false` lowers main.ts's import() of the command bundles to require(): a
-  // real import() inside the loader's vm.Script would need a callback Node 20 cannot provide.
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/main.cjs', plugins: [builtins, lazyCommands], minify: true, supported: { 'dynamic-import': false } }),
+  // real import() inside the loader's vm.Script would need a callback Node 20 cannot provide;
+  // import()s inside the bundle (the driver, the pack compiler, the audit log) become lazily
+  // initialised modules of the bundle itself. The banner and footer wrap it in Node's CommonJS
+  // function wrapper at build time, so the loader compiles the file as read, without copying it
+  // into a second, wrapped string; `node dist/main.cjs` alone therefore runs nothing.
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/main.cjs', plugins: [builtins, lazyCommands], minify: true, banner: { js: '(function (exports, require, module, __filename, __dirname) {' }, footer: { js: '\n})' }, supported: { 'dynamic-import': false } }),
   // The entry: runs dist/main.cjs through a V8 code cache (src/cli/loader.ts).
   build({ ...common, entryPoints: ['src/cli/loader.ts'], outfile: 'dist/buckler.cjs', banner: { js: '#!/usr/bin/env node' } }),
   ...COMMANDS.map((c) => build({ ...common, entryPoints: [`src/cli/${c}.ts`], outfile: `dist/cli-${c}.cjs` })),

@@ -326,13 +326,14 @@ bk_require_posix() {
 bk_require_node() {
   local found major
   found=$(command -v node 2>/dev/null || true)
-  [[ -n $found ]] || bk_die "node is not on PATH; Buckler needs Node.js 20 or newer (https://nodejs.org)"
+  [[ -n $found ]] || bk_die "node is not on PATH; Buckler needs Node.js 20.16 or newer (https://nodejs.org)"
   case $found in
     /*) ;;
     *) bk_die "'command -v node' gave '$found', not an absolute path" ;;
   esac
-  major=$("$found" -p 'process.versions.node.split(".")[0]')
-  ((major >= 20)) || bk_die "Node.js $("$found" --version) is too old; Buckler needs 20 or newer"
+  # 20.16 brought process.getBuiltinModule, which the hook uses to load Node modules lazily.
+  major=$("$found" -p 'typeof process.getBuiltinModule === "function" ? process.versions.node.split(".")[0] : 0')
+  ((major >= 20)) || bk_die "Node.js $("$found" --version) is too old; Buckler needs 20.16 or newer (22.3 or newer on the 22 line)"
   NODE=$found
 }
 

@@ -42,7 +42,7 @@ const NO_IO: ReadonlySet<Layer> = new Set(['adapters']);
 const PACKAGES: Partial<Record<Layer, readonly string[]>> = { packs: ['js-yaml', 'smol-toml'] };
 /** The only packs files allowed Node I/O modules, and which. */
 const PACKS_IO: Record<string, readonly string[]> = {
-  'packs/runtime.ts': ['fs', 'os'],
+  'packs/runtime.ts': ['fs'],
   'packs/yaml.ts': ['module'],
   'packs/config.ts': ['module'],
 };

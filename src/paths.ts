@@ -80,9 +80,10 @@ function dir(ctx: PathContext, name: string): string | undefined {
 /** Base without its trailing separators, then one separator per part. Nothing normalised. */
 export function joinFor(platform: NodeJS.Platform, base: string, ...parts: string[]): string {
   const win = platform === 'win32';
-  const sep = win ? '\\' : '/';
-  const trimmed = base.replace(win ? /[\\/]+$/ : /\/+$/, '');
-  return [trimmed, ...parts].join(sep);
+  // A loop, not a regular expression: compiling one cost each hook about 0.3 ms.
+  let end = base.length;
+  while (end > 0 && (base[end - 1] === '/' || (win && base[end - 1] === '\\'))) end--;
+  return [base.slice(0, end), ...parts].join(win ? '\\' : '/');
 }
 
 /**
@@ -191,6 +192,17 @@ export function packageRoot(): string {
  */
 export function codeFile(): string {
   return typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+}
+
+/**
+ * The file whose stat keys the compiled-pack cache to the code that compiles packs: the hook
+ * bundle `dist/main.cjs` when installed (every command bundle is built from the same source at
+ * the same time, so `buckler check` and the hook share one cache entry), this file under the
+ * test runner.
+ */
+export function compilerStampFile(): string {
+  const file = codeFile();
+  return file.endsWith('.cjs') ? path.join(path.dirname(file), 'main.cjs') : file;
 }
 
 /** Builtin packs shipped inside the package. */

@@ -18,7 +18,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 let env: Record<string, string>;
 let n = 0;
-beforeEach(() => {
+beforeEach(async () => {
   const home = path.join(root, `h${n++}`);
   env = { HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state'), BUCKLER_DATA_HOME: path.join(home, 'data') };
   fs.mkdirSync(env.BUCKLER_CONFIG_HOME as string, { recursive: true });
@@ -42,9 +42,9 @@ const cursorEvent = (command: string): string =>
   JSON.stringify({ hook_event_name: 'beforeShellExecution', command, cwd: '/tmp', conversation_id: 'c', generation_id: 'g' });
 
 describe('audit wiring', () => {
-  it('hook driver: one redacted record per decision when audit_log = true', () => {
+  it('hook driver: one redacted record per decision when audit_log = true', async () => {
     auditOn();
-    const r = handleHook(['--driver', 'cursor'], fakeIO({ env, stdin: cursorEvent('GITHUB_TOKEN=abc123 git push --force origin main') }));
+    const r = await handleHook(['--driver', 'cursor'], fakeIO({ env, stdin: cursorEvent('GITHUB_TOKEN=abc123 git push --force origin main') }));
     expect(r.output.decision).toBe('deny');
     const [rec, ...rest] = records();
     expect(rest).toHaveLength(0);
@@ -62,28 +62,28 @@ describe('audit wiring', () => {
     expect(rec?.rule).toMatch(/^agent-git\//);
   });
 
-  it('hook driver: an unreadable event is recorded too (fail-closed deny with its error)', () => {
+  it('hook driver: an unreadable event is recorded too (fail-closed deny with its error)', async () => {
     auditOn();
-    handleHook(['--driver', 'cursor'], fakeIO({ env, stdin: '{"hook_event_name": "beforeShellExecution", ' }));
+    await handleHook(['--driver', 'cursor'], fakeIO({ env, stdin: '{"hook_event_name": "beforeShellExecution", ' }));
     expect(records()).toMatchObject([{ harness: 'cursor', decision: 'deny', error: 'bad_json', command: null }]);
   });
 
-  it('hook driver: the operator bypass is recorded', () => {
+  it('hook driver: the operator bypass is recorded', async () => {
     auditOn();
-    handleHook(['--driver', 'cursor'], fakeIO({ env: { ...env, BUCKLER_BYPASS: '1' }, stdin: cursorEvent('git commit -m x') }));
+    await handleHook(['--driver', 'cursor'], fakeIO({ env: { ...env, BUCKLER_BYPASS: '1' }, stdin: cursorEvent('git commit -m x') }));
     expect(records()).toMatchObject([{ decision: 'allow', bypass: true, command: 'git commit -m x' }]);
   });
 
-  it('nothing is written when audit_log is off', () => {
-    handleHook(['--driver', 'cursor'], fakeIO({ env, stdin: cursorEvent('git push --force') }));
-    expect(check(['git push --force origin main'], fakeIO({ env }))).toBe(1);
+  it('nothing is written when audit_log is off', async () => {
+    await handleHook(['--driver', 'cursor'], fakeIO({ env, stdin: cursorEvent('git push --force') }));
+    expect(await check(['git push --force origin main'], fakeIO({ env }))).toBe(1);
     expect(records()).toEqual([]);
   });
 
-  it('check --audit and evaluate --audit write one record each; buckler log shows them', () => {
-    expect(check(['--audit', 'curl -u me:pw https://x'], fakeIO({ env }))).toBe(0);
+  it('check --audit and evaluate --audit write one record each; buckler log shows them', async () => {
+    expect(await check(['--audit', 'curl -u me:pw https://x'], fakeIO({ env }))).toBe(0);
     const input = { policy_io_version: '1', trigger: 'pre_shell_exec', harness: 'script', shell: { command: 'git push -f' } };
-    expect(evaluateCmd(['--audit'], fakeIO({ env, stdin: JSON.stringify(input) }))).toBe(0);
+    expect(await evaluateCmd(['--audit'], fakeIO({ env, stdin: JSON.stringify(input) }))).toBe(0);
     expect(records()).toMatchObject([
       { harness: 'cli', decision: 'allow', command: 'curl -u me:[REDACTED] https://x' },
       { harness: 'script', decision: 'deny', command: 'git push -f' },
@@ -93,12 +93,12 @@ describe('audit wiring', () => {
     expect(io.stdout).toMatch(/ deny +script +agent-git\/\S+ +git push -f\n$/);
   });
 
-  it('a log that cannot be written changes nothing but a warning', () => {
+  it('a log that cannot be written changes nothing but a warning', async () => {
     auditOn();
     fs.mkdirSync(path.dirname(env.BUCKLER_STATE_HOME as string), { recursive: true });
     fs.writeFileSync(env.BUCKLER_STATE_HOME as string, 'a file where the directory should be');
     const io = fakeIO({ env, stdin: cursorEvent('git push --force') });
-    const r = handleHook(['--driver', 'cursor'], io);
+    const r = await handleHook(['--driver', 'cursor'], io);
     expect(r.output.decision).toBe('deny');
     expect(io.stderr).toMatch(/warning: audit record not written/);
   });

@@ -3,17 +3,15 @@
  * driver, `check` and `evaluate` call `recordDecision` when `audit_log = true` in config.toml
  * (or `--audit` is given). It never throws and never changes the decision (src/audit).
  */
-import os from 'node:os';
 import { auditDecision, type AuditEvent } from '../audit/index.ts';
-import { homeFromEnv, resolvePaths } from '../paths.ts';
 import type { CliIO } from './io.ts';
+import { processPaths } from './process-paths.ts';
 
 declare const __BUCKLER_VERSION__: string;
 const VERSION: string | undefined = typeof __BUCKLER_VERSION__ === 'string' ? __BUCKLER_VERSION__ : undefined;
 
 export function auditLogFile(env: CliIO['env']): string {
-  const platform = process.platform;
-  return resolvePaths({ env, platform, home: homeFromEnv(env, platform) ?? os.homedir() }).auditLog;
+  return processPaths(env).auditLog;
 }
 
 /** Appends one record; returns whether it was written (a warning on stderr when not). */

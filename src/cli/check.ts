@@ -12,6 +12,7 @@ import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { checkTier, parseCommandArgs } from './evaluate.ts';
 import { scriptReader } from './script-reader.ts';
 import { recordDecision } from './audit.ts';
+import { processPaths } from './process-paths.ts';
 import type { CliIO } from './io.ts';
 
 export const CHECK_HELP = `Usage: buckler check "<command line>" [options]
@@ -34,7 +35,7 @@ Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.
 
 const COLOURS: Record<Decision, string> = { allow: '32', nudge: '36', ask: '33', deny: '31' };
 
-export function run(args: string[], io: CliIO): number {
+export async function run(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCommandArgs(
     'check',
     args,
@@ -68,7 +69,7 @@ export function run(args: string[], io: CliIO): number {
   }
   const command = positionals.join(' ');
 
-  const loaded = loadRuntimePolicy(io.env, tier ? { tier } : {});
+  const loaded = await loadRuntimePolicy(processPaths(io.env), tier ? { tier } : {});
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const input: PolicyInput = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command, cwd: io.cwd } };
   const tool = values.tool as string | undefined;

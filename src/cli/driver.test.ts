@@ -34,11 +34,11 @@ interface Run {
   output: PolicyOutput;
 }
 
-function run(
+async function run(
   argv: string[],
   stdin: string | Buffer | object,
   opts: { env?: Record<string, string>; deps?: Partial<DriverDeps>; decide?: (i: PolicyInput) => PolicyOutput } = {},
-): Run {
+): Promise<Run> {
   const seen: PolicyInput[] = [];
   let stderr = '';
   const outs: string[] = [];
@@ -52,7 +52,7 @@ function run(
   };
   const bytes = Buffer.isBuffer(stdin) ? stdin : Buffer.from(typeof stdin === 'string' ? stdin : JSON.stringify(stdin));
   const io = { env: opts.env ?? {}, readStdin: () => bytes, err: (t: string) => void (stderr += t) };
-  const result = handleHook(argv, io, deps);
+  const result = await handleHook(argv, io, deps);
   outs.push(replyText(result.reply));
   return { stdout: outs.join(''), stderr, seen, output: result.output };
 }
@@ -73,8 +73,8 @@ describe('choosing the driver', () => {
     [[], { BUCKLER_DRIVER: 'claude-code' }, CLAUDE_BASH, 'hookSpecificOutput'],
     [['--driver', 'cursor'], { BUCKLER_DRIVER: 'claude-code' }, CURSOR_SHELL, 'permission'],
     [[], { BUCKLER_DRIVER: '' }, CURSOR_SHELL, 'permission'],
-  ])('%j with env %j answers in the right shape', (argv, env, payload, key) => {
-    const r = run(argv, payload, { env });
+  ])('%j with env %j answers in the right shape', async (argv, env, payload, key) => {
+    const r = await run(argv, payload, { env });
     expect(json(r)).toHaveProperty(key);
     expect(r.seen).toHaveLength(1);
   });
@@ -86,8 +86,8 @@ describe('choosing the driver', () => {
     [['--driver'], CLAUDE_BASH, 'hookSpecificOutput', '--driver needs a harness name'],
     [['--driver', 'cursor', '--verbose'], CURSOR_SHELL, 'permission', "unexpected argument '--verbose'"],
     [['--driver', 'toString'], CURSOR_SHELL, 'permission', "unknown driver 'toString'"],
-  ])('%j fails closed in the shape of the payload\'s harness', (argv, payload, key, reason) => {
-    const r = run(argv, payload, { decide: () => outputOf('allow') });
+  ])('%j fails closed in the shape of the payload\'s harness', async (argv, payload, key, reason) => {
+    const r = await run(argv, payload, { decide: () => outputOf('allow') });
     const reply = json(r);
     expect(reply).toHaveProperty(key);
     expect(r.stdout).toContain(reason);
@@ -97,18 +97,18 @@ describe('choosing the driver', () => {
 });
 
 describe('what reaches the core', () => {
-  it('only the variables the rules name, and the bypass variables', () => {
+  it('only the variables the rules name, and the bypass variables', async () => {
     const env = { FOO: 'x', HOME: '/h', AWS_SECRET_ACCESS_KEY: 's', BUCKLER_BYPASS: '0', PATH: '/bin' };
-    const r = run([], CURSOR_SHELL, { env, decide: () => outputOf('allow') });
+    const r = await run([], CURSOR_SHELL, { env, decide: () => outputOf('allow') });
     expect(r.seen[0]?.env).toEqual({ FOO: 'x', BUCKLER_BYPASS: '0' });
   });
-  it('the adapted input, with harness and event', () => {
-    const r = run(['--driver', 'claude-code'], CLAUDE_BASH, { decide: () => outputOf('allow') });
+  it('the adapted input, with harness and event', async () => {
+    const r = await run(['--driver', 'claude-code'], CLAUDE_BASH, { decide: () => outputOf('allow') });
     expect(r.seen[0]).toMatchObject({ trigger: 'pre_shell_tool', harness: 'claude-code', event: 'PreToolUse', shell: { command: 'ls' } });
     expect(r.stdout).toBe('');
   });
-  it('loader warnings go to stderr, never stdout', () => {
-    const r = run([], CURSOR_SHELL, {
+  it('loader warnings go to stderr, never stdout', async () => {
+    const r = await run([], CURSOR_SHELL, {
       deps: { loadPolicy: () => ({ ...LOADED, warnings: ['rules.d/x.yaml: rule r skipped'] }) },
       decide: () => outputOf('allow'),
     });
@@ -152,8 +152,8 @@ describe('failures: deny before an action, no opinion after', () => {
     ],
     ['the core throws', [], CURSOR_SHELL, { evaluate: boom }, 'internal error: pack cache is corrupt', 'deny'],
   ];
-  it.each(cases)('%s', (_name, argv, payload, deps, reason, want) => {
-    const r = run(argv, payload as object, { deps });
+  it.each(cases)('%s', async (_name, argv, payload, deps, reason, want) => {
+    const r = await run(argv, payload as object, { deps });
     const reply = json(r);
     expect(r.stderr).toContain(reason);
     expect(r.stdout).not.toContain('runtime.ts:1:1');
@@ -173,51 +173,61 @@ describe('failures: deny before an action, no opinion after', () => {
     ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), 'not valid UTF-8'],
     ['a JSON array', '[]', 'JSON array'],
     ['a JSON string', '"beforeShellExecution"', 'JSON string'],
-  ])('%s → deny, never reaching the core', (_n, stdin, reason) => {
-    const r = run([], stdin, { decide: () => outputOf('allow') });
+  ])('%s → deny, never reaching the core', async (_n, stdin, reason) => {
+    const r = await run([], stdin, { decide: () => outputOf('allow') });
     expect(json(r)).toMatchObject({ permission: 'deny' });
     expect(r.stdout).toContain(reason);
     expect(r.seen).toHaveLength(0);
   });
 
-  it('invalid JSON whose event is readable as after an action → no opinion', () => {
-    const cut = JSON.stringify(CURSOR_POST).slice(0, -5);
-    expect(json(run([], cut))).toEqual({});
-    const cutClaude = JSON.stringify(CLAUDE_POST).slice(0, -5);
-    expect(run(['--driver', 'claude-code'], cutClaude).stdout).toBe('');
+  it.each([
+    ['a byte-order mark before the JSON', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(CURSOR_SHELL))]), 'git commit -m x'],
+    ['a real U+FFFD in the command (valid UTF-8)', JSON.stringify({ ...CURSOR_SHELL, command: 'echo \uFFFD' }), 'echo \uFFFD'],
+    ['multi-byte UTF-8 in the command', JSON.stringify({ ...CURSOR_SHELL, command: 'echo héllo 日本' }), 'echo héllo 日本'],
+  ])('%s is read and reaches the core', async (_n, stdin, command) => {
+    const r = await run([], stdin, { decide: () => outputOf('allow') });
+    expect(json(r)).toEqual({});
+    expect(r.seen.map((i) => i.shell?.command)).toEqual([command]);
   });
-  it('invalid JSON whose event is before an action, or ambiguous → deny', () => {
-    expect(json(run([], JSON.stringify(CURSOR_SHELL).slice(0, -3)))).toMatchObject({ permission: 'deny' });
+
+  it('invalid JSON whose event is readable as after an action → no opinion', async () => {
+    const cut = JSON.stringify(CURSOR_POST).slice(0, -5);
+    expect(json(await run([], cut))).toEqual({});
+    const cutClaude = JSON.stringify(CLAUDE_POST).slice(0, -5);
+    expect((await run(['--driver', 'claude-code'], cutClaude)).stdout).toBe('');
+  });
+  it('invalid JSON whose event is before an action, or ambiguous → deny', async () => {
+    expect(json(await run([], JSON.stringify(CURSOR_SHELL).slice(0, -3)))).toMatchObject({ permission: 'deny' });
     const twoEvents = '{"hook_event_name":"postToolUse","hook_event_name":"preToolUse",';
-    expect(json(run([], twoEvents))).toMatchObject({ permission: 'deny' });
+    expect(json(await run([], twoEvents))).toMatchObject({ permission: 'deny' });
     // A command that spells the pair cannot fake it: its quotes are escaped in JSON.
     const spoof = `{"hook_event_name":"preToolUse","tool_input":{"command":"x\\",\\"hook_event_name\\":\\"postToolUse"`;
-    expect(json(run([], spoof))).toMatchObject({ permission: 'deny' });
+    expect(json(await run([], spoof))).toMatchObject({ permission: 'deny' });
   });
-  it('invalid UTF-8 in a Claude Code payload → a Claude Code deny', () => {
+  it('invalid UTF-8 in a Claude Code payload → a Claude Code deny', async () => {
     const bytes = Buffer.concat([Buffer.from('{"hook_event_name":"PreToolUse","tool_input":{"command":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]);
-    const reply = json(run(['--driver', 'claude-code'], bytes));
+    const reply = json(await run(['--driver', 'claude-code'], bytes));
     expect(reply).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } });
   });
 });
 
 describe('the operator bypass', () => {
-  it('lets a failure before an action through, and says so', () => {
-    const r = run([], '', { env: { BUCKLER_BYPASS: '1' } });
+  it('lets a failure before an action through, and says so', async () => {
+    const r = await run([], '', { env: { BUCKLER_BYPASS: '1' } });
     expect(json(r)).toEqual({});
     expect(r.output.bypass).toBe(true);
     expect(r.stderr).toContain('operator bypass');
   });
-  it.each(['0', '', 'yes', 'true'])('BUCKLER_BYPASS=%j is no bypass', (v) => {
-    expect(json(run([], '', { env: { BUCKLER_BYPASS: v } }))).toMatchObject({ permission: 'deny' });
+  it.each(['0', '', 'yes', 'true'])('BUCKLER_BYPASS=%j is no bypass', async (v) => {
+    expect(json(await run([], '', { env: { BUCKLER_BYPASS: v } }))).toMatchObject({ permission: 'deny' });
   });
-  it('RETHUNK_ALLOW_SHELL=1 is the older name for it', () => {
-    expect(json(run([], '', { env: { RETHUNK_ALLOW_SHELL: '1' } }))).toEqual({});
+  it('RETHUNK_ALLOW_SHELL=1 is the older name for it', async () => {
+    expect(json(await run([], '', { env: { RETHUNK_ALLOW_SHELL: '1' } }))).toEqual({});
   });
 });
 
 describe('stderr', () => {
-  it('a stderr that cannot be written does not change the reply', () => {
+  it('a stderr that cannot be written does not change the reply', async () => {
     const io = {
       env: {},
       readStdin: () => Buffer.from(''),
@@ -225,12 +235,12 @@ describe('stderr', () => {
         throw new Error('EPIPE');
       },
     };
-    expect(handleHook([], io).reply.stdout).toMatchObject({ permission: 'deny' });
+    expect((await handleHook([], io)).reply.stdout).toMatchObject({ permission: 'deny' });
   });
 });
 
 describe('runDriver', () => {
-  it('prints with one write and returns the reply exit code', () => {
+  it('prints with one write and returns the reply exit code', async () => {
     const writes: string[] = [];
     const io: CliIO = {
       env: { BUCKLER_DRIVER: 'claude-code' },
@@ -241,7 +251,8 @@ describe('runDriver', () => {
       out: (t) => writes.push(t),
       err: () => undefined,
     };
-    expect(runDriver([], io)).toBe(0);
+    // Not typical: the payload was refused before any policy was read.
+    expect(await runDriver([], io)).toEqual({ exitCode: 0, typical: false });
     expect(writes).toHaveLength(1);
     expect(JSON.parse(writes[0] ?? '')).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });

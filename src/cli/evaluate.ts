@@ -13,6 +13,7 @@ import { parsePolicyInput } from '../core/input.ts';
 import { TIERS, type Tier } from '../core/policy.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { recordDecision } from './audit.ts';
+import { processPaths } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
 import type { CliIO } from './io.ts';
 
@@ -72,7 +73,7 @@ export function writeFileAtomic(file: string, text: string): void {
   }
 }
 
-export function run(args: string[], io: CliIO): number {
+export async function run(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCommandArgs(
     'evaluate',
     args,
@@ -117,7 +118,7 @@ export function run(args: string[], io: CliIO): number {
     io.err(`buckler evaluate: ${e.code}: ${e.message}\n`);
     return 2;
   }
-  const loaded = loadRuntimePolicy(io.env, tier ? { tier } : {});
+  const loaded = await loadRuntimePolicy(processPaths(io.env), tier ? { tier } : {});
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const output = evaluate(input, loaded.policy, { readScript: scriptReader(input.shell?.cwd ?? io.cwd) });
   if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: input.harness ?? 'cli' });

@@ -5,14 +5,12 @@
  * or written, or (status) is not fully wired; 2 usage error. See docs/hooks.md.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   HARNESS_SCOPES,
   bundleFile,
   harnessConfigFile,
   harnessHomeDir,
-  homeFromEnv,
   resolvePaths,
   type InstallableHarness,
   type PathContext,
@@ -28,6 +26,7 @@ import { INSTALLERS, installerFor } from '../installers/registry.ts';
 import { planJson, renderPlan, renderStatus, statusJson } from '../installers/render.ts';
 import { commandStatus, readStatus, type ConfigStatus } from '../installers/status.ts';
 import type { CliIO } from './io.ts';
+import { processPathContext } from './process-paths.ts';
 
 const ACTIONS = ['merge', 'strip', 'status'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -245,8 +244,7 @@ export function run(args: string[], io: CliIO): number {
     io.out(HELP);
     return 0;
   }
-  const platform = process.platform;
-  const ctx: PathContext = { env: io.env, platform, home: homeFromEnv(io.env, platform) ?? os.homedir() };
+  const ctx: PathContext = processPathContext(io.env);
   const { targets: list, looked } = targets(opts, ctx);
   if (list.length === 0) {
     const msg = `no harness found (looked for ${looked.join(', ')})`;

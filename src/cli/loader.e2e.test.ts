@@ -39,7 +39,16 @@ describe('the loader and its V8 code cache', () => {
     expect(fs.existsSync(cache)).toBe(false);
   });
 
-  it('a hook run answers and writes the cache; the next one uses it unchanged', () => {
+  it('only a typical hook writes the cache: not one that compiled the packs, nor a refused event', () => {
+    fs.rmSync(path.join(root, 's'), { recursive: true, force: true }); // no compiled-pack cache
+    const cold = run(['--driver', 'cursor'], event);
+    expect(JSON.parse(cold.stdout)).toMatchObject({ permission: 'deny' });
+    expect(fs.existsSync(cache)).toBe(false);
+    expect(JSON.parse(run(['--driver', 'cursor'], '{not json').stdout)).toMatchObject({ permission: 'deny' });
+    expect(fs.existsSync(cache)).toBe(false);
+  });
+
+  it('a typical hook run answers and writes the cache; the next one uses it unchanged', () => {
     const first = run(['--driver', 'cursor'], event);
     expect(JSON.parse(first.stdout)).toMatchObject({ permission: 'deny' });
     expect(fs.statSync(cache).size).toBeGreaterThan(0);

@@ -7,9 +7,11 @@
  * `module.enableCompileCache` (22.1+), so this does by hand what `v8-compile-cache` does.
  *
  * Safety: V8 checks cached data against the source and its own version and flags, and rejects
- * it on any mismatch (then the bundle is simply compiled). The cache is written only by hook
- * runs (so it holds the functions a hook uses), only when missing or rejected, atomically
- * (temp file + rename), and a failure to write it is ignored. It lives beside the bundle: whoever
+ * it on any mismatch (then the bundle is simply compiled). The cache is written only by a
+ * typical hook run (one decided with the compiled-pack cache warm: so it holds the functions
+ * every hook uses, not the pack compiler of the first hook after an install, which made later
+ * hooks measurably slower), only when missing or rejected, atomically (temp file + rename), and
+ * a failure to write it is ignored. It lives beside the bundle: whoever
  * can write it can already replace the bundle itself.
  *
  * Deliberately tiny and dependency-free: it is on every hook's path.
@@ -20,6 +22,8 @@ import vm from 'node:vm';
 
 interface MainModule {
   start(): void;
+  /** Asked at exit: was this run one worth caching (a hook with the packs cache warm)? */
+  codeCacheWanted(): boolean;
 }
 
 const dir = __dirname;
@@ -54,19 +58,23 @@ function writeCache(script: vm.Script): void {
 }
 
 function load(): MainModule {
+  // 'utf8' on purpose: Node reads and decodes it in one native call ('latin1' measured slower).
   const source = fs.readFileSync(bundle, 'utf8');
   const cachedData = readCache();
-  // The CommonJS wrapper, as Node's own loader builds it.
-  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
-  const script = new vm.Script(wrapped, cachedData ? { filename: bundle, cachedData } : { filename: bundle });
+  // The bundle is built already wrapped in Node's CommonJS function wrapper (scripts/build.mjs):
+  // wrapping it here would copy 128 KB of source into a second string on every start.
+  const script = new vm.Script(source, cachedData ? { filename: bundle, cachedData } : { filename: bundle });
   const mod = { exports: {} as Record<string, unknown> };
   const run = script.runInThisContext() as (...a: unknown[]) => void;
-  run.call(mod.exports, mod.exports, require('node:module').createRequire(bundle), mod, bundle, dir);
+  run.call(mod.exports, mod.exports, require, mod, bundle, dir);
+  const main = mod.exports as unknown as MainModule;
   if (isHookRun(process.argv.slice(2)) && (cachedData === undefined || script.cachedDataRejected === true)) {
     // After the run, so the cache also holds the functions this hook compiled lazily.
-    process.once('exit', () => writeCache(script));
+    process.once('exit', () => {
+      if (main.codeCacheWanted()) writeCache(script);
+    });
   }
-  return mod.exports as unknown as MainModule;
+  return main;
 }
 
 try {

@@ -4,12 +4,11 @@
  * NO_COLOR). Exit codes: 0 shown (or nothing to show), 1 the log could not be read, 2 usage.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import { DECISIONS, type Decision } from '../core/contract.ts';
 import type { AuditRecord } from '../audit/record.ts';
 import { filterRecords, parseAuditLog, parseSince, type LogFilter } from '../audit/read.ts';
-import { homeFromEnv, resolvePaths } from '../paths.ts';
 import type { CliIO } from './io.ts';
+import { processPaths } from './process-paths.ts';
 
 const USAGE = `Usage: buckler log [--since D] [--decision D[,D…]] [--json] [-n N] [--file PATH]
 
@@ -109,9 +108,7 @@ export function run(args: string[], io: CliIO): number {
     io.err(`buckler log: ${opts}\n${USAGE}`);
     return 2;
   }
-  const platform = process.platform;
-  const file =
-    opts.file ?? resolvePaths({ env: io.env, platform, home: homeFromEnv(io.env, platform) ?? os.homedir() }).auditLog;
+  const file = opts.file ?? processPaths(io.env).auditLog;
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

@@ -39,11 +39,25 @@ export function helpText(): string {
   ].join('\n');
 }
 
+/** Set by a hook run decided with the compiled-pack cache warm (see `codeCacheWanted`). */
+let typicalHook = false;
+
+/**
+ * Whether the loader should keep a V8 code cache of this run (src/cli/loader.ts): only after a
+ * typical hook, so the cache holds what every hook runs and not, say, the pack compiler that
+ * only the first hook after an install needs.
+ */
+export function codeCacheWanted(): boolean {
+  return typicalHook;
+}
+
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const first = argv[0];
   if (first === undefined || first === '--driver' || first.startsWith('--driver=')) {
     const { runDriver } = await import('./driver.ts');
-    return runDriver(argv, io);
+    const run = await runDriver(argv, io);
+    typicalHook = run.typical;
+    return run.exitCode;
   }
   if (first === '--version' || first === '-V') {
     io.out(`${VERSION}\n`);
@@ -79,6 +93,3 @@ export function start(): void {
     process.exitCode = code;
   }, fatal);
 }
-
-// Also runnable directly (`node dist/main.cjs …`), without the code cache.
-if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) start();

@@ -2,13 +2,12 @@
  * `buckler paths [--json]`: every file and directory Buckler uses, as `src/paths.ts` resolves
  * them for this environment (the same table `scripts/setup.sh paths` prints from Bash).
  */
-import os from 'node:os';
 import type { CliIO } from './io.ts';
+import { processPathContext } from './process-paths.ts';
 import {
   builtinPacksDir,
   harnessConfigFile,
   harnessHomeDir,
-  homeFromEnv,
   ignoredVariables,
   resolvePaths,
   type PathContext,
@@ -94,8 +93,7 @@ export function run(args: string[], io: CliIO): number {
       return 2;
     }
   }
-  const platform = process.platform;
-  const ctx: PathContext = { env: io.env, platform, home: homeFromEnv(io.env, platform) ?? os.homedir() };
+  const ctx: PathContext = processPathContext(io.env);
   const report = pathsReport(ctx, io.cwd, builtinPacksDir());
   for (const name of report.ignored) {
     io.err(`buckler paths: ${name}=${io.env[name] ?? ''} is ignored: not an absolute path\n`);

@@ -10,6 +10,7 @@ import { formatProblem } from '../packs/problems.ts';
 import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
+import { processPaths } from './process-paths.ts';
 
 export const VALIDATE_HELP = `Usage: buckler validate [--packs-dir DIR] [--rules-dir DIR] [--config FILE]
 
@@ -25,7 +26,7 @@ Options:
 Exit codes: 0 no errors (warnings may be listed), 1 errors found, 2 bad arguments.
 `;
 
-export function run(args: string[], io: CliIO): number {
+export async function run(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCommandArgs(
     'validate',
     args,
@@ -51,7 +52,7 @@ export function run(args: string[], io: CliIO): number {
   if (rulesDir !== undefined) opts.rulesDir = path.resolve(io.cwd, rulesDir);
   if (config !== undefined) opts.configFile = path.resolve(io.cwd, config);
 
-  const report = loadPolicyReport(io.env, opts);
+  const report = await loadPolicyReport(processPaths(io.env), opts);
   const root = packageRoot();
   const display = (file: string): string => {
     for (const base of [io.cwd, root]) {

@@ -1,6 +1,7 @@
 /**
- * Rule matching. A policy is indexed once (per policy object) by trigger and program, so one
- * command is compared only with the rules that can match it.
+ * Rule matching. A policy is indexed once per policy object and trigger (only the triggers
+ * asked for: a hook asks for one) by program, so one command is compared only with the rules
+ * that can match it.
  */
 import { SEVERITY } from './contract.ts';
 import type { CommandFacts } from './facts.ts';
@@ -21,36 +22,40 @@ export interface TriggerIndex {
   noSegments: Array<{ rule: CompiledRule; order: number }>;
 }
 
-const EMPTY: TriggerIndex = { byProgram: new Map(), anyProgram: [], noSegments: [] };
 const indexes = new WeakMap<CompiledPolicy, Map<string, TriggerIndex>>();
 
 export function triggerIndex(policy: CompiledPolicy, trigger: string): TriggerIndex {
   let byTrigger = indexes.get(policy);
-  if (!byTrigger) {
-    byTrigger = buildIndex(policy);
-    indexes.set(policy, byTrigger);
-  }
-  return byTrigger.get(trigger) ?? EMPTY;
+  if (!byTrigger) indexes.set(policy, (byTrigger = new Map()));
+  let ix = byTrigger.get(trigger);
+  if (!ix) byTrigger.set(trigger, (ix = buildIndex(policy.rules, trigger)));
+  return ix;
 }
 
-function buildIndex(policy: CompiledPolicy): Map<string, TriggerIndex> {
-  const out = new Map<string, { byProgram: Map<string, Candidate[]>; anyProgram: Candidate[]; noSegments: TriggerIndex['noSegments'] }>();
-  policy.rules.forEach((rule, order) => {
-    for (const t of rule.triggers) {
-      let ix = out.get(t);
-      if (!ix) out.set(t, (ix = { byProgram: new Map(), anyProgram: [], noSegments: [] }));
-      if (rule.shell_segments === null) {
-        ix.noSegments.push({ rule, order });
-        continue;
-      }
-      for (const matcher of rule.shell_segments) {
-        const c = { rule, order, matcher };
-        if (!matcher.program) ix.anyProgram.push(c);
-        else for (const p of matcher.program) ix.byProgram.set(p, [...(ix.byProgram.get(p) ?? []), c]);
+function buildIndex(rules: readonly CompiledRule[], trigger: string): TriggerIndex {
+  const byProgram = new Map<string, Candidate[]>();
+  const anyProgram: Candidate[] = [];
+  const noSegments: TriggerIndex['noSegments'] = [];
+  for (let order = 0; order < rules.length; order++) {
+    const rule = rules[order]!;
+    if (!rule.triggers.includes(trigger)) continue;
+    if (rule.shell_segments === null) {
+      noSegments.push({ rule, order });
+      continue;
+    }
+    for (const matcher of rule.shell_segments) {
+      const c = { rule, order, matcher };
+      if (!matcher.program) anyProgram.push(c);
+      else {
+        for (const p of matcher.program) {
+          const list = byProgram.get(p);
+          if (list) list.push(c);
+          else byProgram.set(p, [c]);
+        }
       }
     }
-  });
-  return out;
+  }
+  return { byProgram, anyProgram, noSegments };
 }
 
 /** Conditions that do not depend on the command: tool name and env. */

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtinPacksDir } from '../paths.ts';
+import { resolvePaths } from '../paths.ts';
 import { loadPolicyReport } from './runtime.ts';
 import { parseYaml } from './yaml.ts';
 
@@ -36,15 +37,15 @@ const packs = files.map((f) => {
 const VENDORS = /github|gitlab|bitbucket|microsoft|google|amazon|aws|azure|cursor|claude|anthropic|openai|codex|copilot|gemini|windsurf|cline/i;
 
 describe('builtin packs', () => {
-  it('are agent-git and agent-gh, named after their files', () => {
+  it('are agent-git and agent-gh, named after their files', async () => {
     expect(packs.map((p) => [p.file, p.doc.pack])).toEqual([
       ['agent-gh.yaml', 'agent-gh'],
       ['agent-git.yaml', 'agent-git'],
     ]);
   });
 
-  it.each(['baseline', 'strict'] as const)('load with no problem at all, examples included (%s)', (tier) => {
-    const r = loadPolicyReport({ BUCKLER_CONFIG_HOME: configHome }, { tier });
+  it.each(['baseline', 'strict'] as const)('load with no problem at all, examples included (%s)', async (tier) => {
+    const r = await loadPolicyReport(resolvePaths({ env: { BUCKLER_CONFIG_HOME: configHome }, platform: process.platform, home: configHome }), { tier });
     expect(r.problems.map((p) => `${p.file}:${p.line} ${p.rule}: ${p.message}`)).toEqual([]);
     expect(r.checked).toBe(packs.reduce((n, p) => n + p.doc.rules.length, 0));
     const strict = packs.flatMap((p) => p.doc.rules).filter((x) => x.tier === 'strict').length;
@@ -52,7 +53,7 @@ describe('builtin packs', () => {
   });
 
   const rules = packs.flatMap((p) => p.doc.rules.map((r) => [`${p.doc.pack}/${r.id}`, r] as const));
-  it.each(rules)('%s has match and no_match examples and the messages its action needs', (_id, r) => {
+  it.each(rules)('%s has match and no_match examples and the messages its action needs', async (_id, r) => {
     expect(r.examples?.match?.length ?? 0).toBeGreaterThan(0);
     expect(r.examples?.no_match?.length ?? 0).toBeGreaterThan(0);
     if (r.action === 'deny' || r.action === 'ask') {
@@ -65,7 +66,7 @@ describe('builtin packs', () => {
     }
   });
 
-  it('no pack text names a vendor outside comments about the program name', () => {
+  it('no pack text names a vendor outside comments about the program name', async () => {
     for (const p of packs) {
       const prose = p.text
         .split('\n')

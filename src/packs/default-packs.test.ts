@@ -10,14 +10,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Decision, PolicyInput, Trigger } from '../core/contract.ts';
 import { evaluate } from '../core/evaluate.ts';
 import type { CompiledPolicy, Tier } from '../core/policy.ts';
+import { resolvePaths } from '../paths.ts';
 import { loadPolicyReport } from './runtime.ts';
 
 const configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-packs-'));
 afterAll(() => fs.rmSync(configHome, { recursive: true, force: true }));
 
+const paths = resolvePaths({ env: { BUCKLER_CONFIG_HOME: configHome }, platform: process.platform, home: configHome });
 const policies: Record<Tier, CompiledPolicy> = {
-  baseline: loadPolicyReport({ BUCKLER_CONFIG_HOME: configHome }, { tier: 'baseline', examples: false }).policy,
-  strict: loadPolicyReport({ BUCKLER_CONFIG_HOME: configHome }, { tier: 'strict', examples: false }).policy,
+  baseline: (await loadPolicyReport(paths, { tier: 'baseline', examples: false })).policy,
+  strict: (await loadPolicyReport(paths, { tier: 'strict', examples: false })).policy,
 };
 
 function decide(command: string, tier: Tier = 'baseline', trigger: Trigger = 'pre_shell_exec', env?: Record<string, string>) {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PolicyInput } from '../core/contract.ts';
 import { evaluate } from '../core/evaluate.ts';
+import { resolvePaths } from '../paths.ts';
 import { formatProblem } from './problems.ts';
 import { loadPolicyReport, loadRuntimePolicy, type RuntimeOptions } from './runtime.ts';
 
@@ -16,7 +17,7 @@ let packsDir: string;
 let configHome: string;
 let rulesDir: string;
 
-beforeEach(() => {
+beforeEach(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-loader-'));
   packsDir = path.join(root, 'packs');
   configHome = path.join(root, 'config');
@@ -31,8 +32,9 @@ const write = (file: string, text: string): string => {
   return file;
 };
 const env = () => ({ BUCKLER_CONFIG_HOME: configHome });
-const load = (opts: RuntimeOptions = {}) => loadPolicyReport(env(), { packsDir, ...opts });
-const run = (policy: ReturnType<typeof load>['policy'], command: string, extra: Partial<PolicyInput> = {}) =>
+const paths = () => resolvePaths({ env: env(), platform: process.platform, home: root });
+const load = (opts: RuntimeOptions = {}) => loadPolicyReport(paths(), { packsDir, ...opts });
+const run = (policy: Awaited<ReturnType<typeof load>>['policy'], command: string, extra: Partial<PolicyInput> = {}) =>
   evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command }, ...extra }, policy);
 
 const GOOD_RULE = `
@@ -51,7 +53,7 @@ const GOOD_RULE = `
 `;
 
 describe('problems are reported with file, line, rule id and what', () => {
-  it('a bad action: exact message, rule skipped, the rest of the file loads', () => {
+  it('a bad action: exact message, rule skipped, the rest of the file loads', async () => {
     const file = write(
       path.join(packsDir, 'agent-x.yaml'),
       `pack: agent-x
@@ -63,7 +65,7 @@ rules:
     action: block
 ${GOOD_RULE}`,
     );
-    const r = load();
+    const r = await load();
     const errors = r.problems.filter((p) => p.severity === 'error');
     expect(errors.map((p) => formatProblem(p))).toEqual([
       `${file}:7 rule agent-x/no-force-push: "action" must be one of allow, ask, deny, nudge`,
@@ -72,10 +74,10 @@ ${GOOD_RULE}`,
     expect(run(r.policy, 'rm -rf /tmp/x').decision).toBe('deny');
   });
 
-  it('a file that is not YAML is reported with its line and skipped; other files load', () => {
+  it('a file that is not YAML is reported with its line and skipped; other files load', async () => {
     const bad = write(path.join(rulesDir, 'a.yaml'), 'rules:\n  - id: x\n    trigger: [pre_shell_exec\n    action: deny\n');
     write(path.join(rulesDir, 'b.yaml'), `rules:${GOOD_RULE}`);
-    const r = load();
+    const r = await load();
     const p = r.problems.find((x) => x.file === bad);
     expect(p?.severity).toBe('error');
     expect(p?.message).toMatch(/not valid YAML/);
@@ -101,12 +103,12 @@ ${GOOD_RULE}`,
     ['match: { tool_name: 3 }', 'match', '"match.tool_name" must be a string'],
     ['examples: { matches: [x] }', 'examples', 'unknown examples field "matches"'],
     ['examples: { match: [{ cmd: x }] }', 'examples', 'unknown example field "cmd"'],
-  ])('%s', (line, field, message) => {
+  ])('%s', async (line, field, message) => {
     const file = write(
       path.join(packsDir, 'p.yaml'),
       `rules:\n  - id: r\n    action: deny\n    ${line.startsWith('trigger') ? 'description: x' : 'trigger: pre_shell_exec'}\n    ${line}\n`,
     );
-    const r = load();
+    const r = await load();
     const p = r.problems.find((x) => x.severity === 'error');
     expect(p, JSON.stringify(r.problems)).toBeDefined();
     expect(p!.file).toBe(file);
@@ -117,12 +119,12 @@ ${GOOD_RULE}`,
     expect(r.policy.rules).toEqual([]);
   });
 
-  it('a missing id, a duplicate id, a rule that is not a mapping', () => {
+  it('a missing id, a duplicate id, a rule that is not a mapping', async () => {
     write(
       path.join(packsDir, 'p.yaml'),
       `rules:\n  - action: deny\n    trigger: pre_shell_exec\n  - id: a\n    action: deny\n    trigger: pre_shell_exec\n  - id: a\n    action: allow\n    trigger: pre_shell_exec\n  - just text\n`,
     );
-    const r = load();
+    const r = await load();
     const lines = r.problems.map((p) => formatProblem(p, (f) => path.basename(f)));
     expect(lines).toEqual([
       'p.yaml:2 rule p/#1: "id" is required and must be a non-empty string',
@@ -132,16 +134,16 @@ ${GOOD_RULE}`,
     expect(r.policy.rules.map((x) => [x.id, x.action])).toEqual([['p/a', 'deny']]);
   });
 
-  it('deny or ask after an action is refused (nothing can be blocked then)', () => {
+  it('deny or ask after an action is refused (nothing can be blocked then)', async () => {
     write(path.join(packsDir, 'p.yaml'), 'rules:\n  - id: r\n    trigger: [pre_shell_exec, post_tool_success]\n    action: deny\n');
-    const r = load();
+    const r = await load();
     expect(r.problems[0]?.message).toMatch(/cannot apply to post_tool_success/);
     expect(r.policy.rules).toEqual([]);
   });
 
-  it('unknown rule and pack fields are warnings; the rule still loads', () => {
+  it('unknown rule and pack fields are warnings; the rule still loads', async () => {
     write(path.join(packsDir, 'p.yaml'), 'pack: p\nauthor: me\nrules:\n  - id: r\n    trigger: pre_shell_exec\n    action: ask\n    severity: high\n');
-    const r = load();
+    const r = await load();
     expect(r.problems.map((p) => [p.severity, p.line, p.message])).toEqual([
       ['warning', 2, 'unknown pack field "author" (ignored)'],
       ['warning', 7, 'unknown rule field "severity" (ignored)'],
@@ -149,25 +151,25 @@ ${GOOD_RULE}`,
     expect(r.policy.rules.map((x) => x.id)).toEqual(['p/r']);
   });
 
-  it('a file of another format version is refused; an empty file is a warning', () => {
+  it('a file of another format version is refused; an empty file is a warning', async () => {
     write(path.join(packsDir, 'a.yaml'), 'version: "2"\nrules: []\n');
     write(path.join(packsDir, 'b.yaml'), '');
-    const r = load();
+    const r = await load();
     expect(r.problems.map((p) => [p.severity, path.basename(p.file), p.message])).toEqual([
       ['error', 'a.yaml', 'pack format version "2" is not supported (this Buckler reads "1")'],
       ['warning', 'b.yaml', 'the file is empty (no rules loaded)'],
     ]);
   });
 
-  it('a missing builtin packs directory is an error; a missing rules directory is fine', () => {
+  it('a missing builtin packs directory is an error; a missing rules directory is fine', async () => {
     fs.rmSync(rulesDir, { recursive: true });
-    const r = load({ packsDir: path.join(root, 'nope') });
+    const r = await load({ packsDir: path.join(root, 'nope') });
     expect(r.problems.map((p) => p.message)).toEqual(['cannot read the packs directory (ENOENT)']);
   });
 });
 
 describe('examples', () => {
-  it('a failing example is reported at its line; the rule stays loaded', () => {
+  it('a failing example is reported at its line; the rule stays loaded', async () => {
     const file = write(
       path.join(packsDir, 'p.yaml'),
       `rules:
@@ -184,7 +186,7 @@ describe('examples', () => {
         - ls
 `,
     );
-    const r = load();
+    const r = await load();
     expect(r.problems.map((p) => formatProblem(p))).toEqual([
       `${file}:9 rule p/r: example "rm x" should match but does not`,
       `${file}:11 rule p/r: example "rm -r y" should not match but does`,
@@ -192,7 +194,7 @@ describe('examples', () => {
     expect(r.policy.rules.map((x) => x.id)).toEqual(['p/r']);
   });
 
-  it('examples can set env, tool and trigger; plain commands keep the rule’s own conditions', () => {
+  it('examples can set env, tool and trigger; plain commands keep the rule’s own conditions', async () => {
     write(
       path.join(packsDir, 'p.yaml'),
       `rules:
@@ -212,18 +214,18 @@ describe('examples', () => {
       no_match: [{ tool_name: Read }, { tool_name: Write, trigger: pre_shell_exec }]
 `,
     );
-    expect(load().problems).toEqual([]);
+    expect((await load()).problems).toEqual([]);
   });
 
-  it('an example that cannot be parsed fails', () => {
+  it('an example that cannot be parsed fails', async () => {
     write(path.join(packsDir, 'p.yaml'), 'rules:\n  - id: r\n    trigger: pre_shell_exec\n    action: deny\n    examples:\n      no_match: [\'echo "x\']\n');
-    expect(load().problems[0]?.message).toMatch(/could not be analysed/);
+    expect((await load()).problems[0]?.message).toMatch(/could not be analysed/);
   });
 
-  it('examples can be switched off for a faster load', () => {
+  it('examples can be switched off for a faster load', async () => {
     write(path.join(packsDir, 'p.yaml'), 'rules:\n  - id: r\n    trigger: pre_shell_exec\n    action: deny\n    examples: { match: [ls], no_match: [ls] }\n');
-    expect(load({ examples: false }).problems).toEqual([]);
-    expect(load().problems).toHaveLength(1);
+    expect((await load({ examples: false })).problems).toEqual([]);
+    expect((await load()).problems).toHaveLength(1);
   });
 });
 
@@ -243,31 +245,31 @@ rules:
     action: deny
 `;
 
-  it('baseline drops strict rules (also by the pack default); strict keeps them', () => {
+  it('baseline drops strict rules (also by the pack default); strict keeps them', async () => {
     write(path.join(packsDir, 't.yaml'), TWO_TIERS);
-    expect(load().policy.rules.map((r) => r.id)).toEqual(['t/baseline-one']);
-    expect(load({ tier: 'strict' }).policy.rules.map((r) => r.id)).toEqual(['t/strict-one', 't/baseline-one']);
+    expect((await load()).policy.rules.map((r) => r.id)).toEqual(['t/baseline-one']);
+    expect((await load({ tier: 'strict' })).policy.rules.map((r) => r.id)).toEqual(['t/strict-one', 't/baseline-one']);
     write(path.join(configHome, 'config.toml'), '[core]\ntier = "strict"\naudit_log = true\n');
-    const r = load();
+    const r = await load();
     expect(r.config).toEqual({ tier: 'strict', audit_log: true, packs: {} });
     expect(r.policy.tier).toBe('strict');
     expect(r.policy.rules).toHaveLength(2);
-    expect(load({ tier: 'baseline' }).policy.rules).toHaveLength(1);
+    expect((await load({ tier: 'baseline' })).policy.rules).toHaveLength(1);
   });
 
-  it('a disabled pack loads no rules but is still checked', () => {
+  it('a disabled pack loads no rules but is still checked', async () => {
     write(path.join(packsDir, 't.yaml'), `${TWO_TIERS}  - id: broken\n    trigger: pre_shell_exec\n    action: nope\n`);
     write(path.join(configHome, 'config.toml'), '[packs]\nt = { enabled = false }\n');
-    const r = load();
+    const r = await load();
     expect(r.policy.rules).toEqual([]);
     expect(r.policy.packs).toEqual([]);
     expect(r.problems.map((p) => p.rule)).toEqual(['t/broken']);
   });
 
-  it('a malformed config.toml: a clear warning and safe defaults', () => {
+  it('a malformed config.toml: a clear warning and safe defaults', async () => {
     write(path.join(packsDir, 't.yaml'), TWO_TIERS);
     const cfg = write(path.join(configHome, 'config.toml'), '[core]\ntier = \n');
-    const r = load();
+    const r = await load();
     expect(r.config).toEqual({ tier: 'baseline', audit_log: false, packs: {} });
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatchObject({ severity: 'warning', file: cfg, line: 2 });
@@ -281,48 +283,48 @@ rules:
     ['[packs]\nx = false\n', /packs.x must be \{ enabled = true\|false \}/],
     ['[core]\ncolour = 1\n', /unknown key core.colour/],
     ['[extra]\n', /unknown section \[extra\]/],
-  ])('config %j → warning', (text, message) => {
+  ])('config %j → warning', async (text, message) => {
     write(path.join(configHome, 'config.toml'), text);
-    const r = load();
+    const r = await load();
     expect(r.problems.map((p) => p.message).join('\n')).toMatch(message);
     expect(r.config.tier).toBe('baseline');
     expect(r.config.audit_log).toBe(false);
   });
 
-  it('builtin packs (by file name) load before user packs (by file name); .yml counts, other files do not', () => {
+  it('builtin packs (by file name) load before user packs (by file name); .yml counts, other files do not', async () => {
     write(path.join(packsDir, 'b.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: nudge, additional_context: b }\n');
     write(path.join(packsDir, 'a.yml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: nudge, additional_context: a }\n');
     write(path.join(rulesDir, 'c.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: nudge, additional_context: c }\n');
     write(path.join(rulesDir, '0.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: nudge, additional_context: z }\n');
     write(path.join(rulesDir, 'notes.txt'), 'not a pack');
-    const r = load();
+    const r = await load();
     expect(r.policy.rules.map((x) => x.id)).toEqual(['a/r', 'b/r', '0/r', 'c/r']);
     expect(r.policy.packs.map((p) => [p.id, p.builtin])).toEqual([['a', true], ['b', true], ['0', false], ['c', false]]);
     // Full tie: the earlier rule gives the messages.
     expect(run(r.policy, 'ls').additional_context).toBe('a');
   });
 
-  it('a user allow rule for one command never lets another command of the line through', () => {
+  it('a user allow rule for one command never lets another command of the line through', async () => {
     write(path.join(packsDir, 'g.yaml'), 'rules:\n  - { id: no-commit, trigger: pre_shell_exec, action: deny, agent_message: x, user_message: x, match: { shell_segments: [{ program: git, subcommand: commit }] } }\n');
     write(
       path.join(rulesDir, 'mine.yaml'),
       'rules:\n  - id: allow-amend\n    trigger: pre_shell_exec\n    priority: 90\n    action: allow\n    match: { shell_segments: [{ program: git, subcommand: commit, flags_all: [--amend, --no-edit] }] }\n',
     );
-    const { policy } = load();
+    const { policy } = await load();
     expect(run(policy, 'git commit --amend --no-edit').decision).toBe('allow');
     expect(run(policy, 'git commit --amend --no-edit && git commit -m x').decision).toBe('deny');
   });
 
-  it('env keys of the rules are listed with the bypass variables', () => {
+  it('env keys of the rules are listed with the bypass variables', async () => {
     write(path.join(packsDir, 'p.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: deny, match: { env: { CI: "true", LEVEL: 3 } } }\n');
-    const { policy } = load();
+    const { policy } = await load();
     expect(policy.env_keys).toEqual(['BUCKLER_BYPASS', 'CI', 'LEVEL', 'RETHUNK_ALLOW_SHELL']);
     expect(policy.rules[0]!.env).toEqual({ CI: 'true', LEVEL: '3' });
   });
 
-  it('loadRuntimePolicy gives the policy, the config and one line per problem', () => {
+  it('loadRuntimePolicy gives the policy, the config and one line per problem', async () => {
     write(path.join(packsDir, 'p.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: nope }\n');
-    const loaded = loadRuntimePolicy(env(), { packsDir });
+    const loaded = await loadRuntimePolicy(paths(), { packsDir });
     expect(Object.keys(loaded).sort()).toEqual(['config', 'policy', 'warnings']);
     expect(loaded.warnings).toHaveLength(1);
     expect(loaded.warnings[0]).toMatch(/p\.yaml:2 rule p\/r: "action" must be one of/);
@@ -330,7 +332,7 @@ rules:
 });
 
 describe('format "1" files of the earlier Buckler load unchanged', () => {
-  it('an old-style user pack keeps its meaning', () => {
+  it('an old-style user pack keeps its meaning', async () => {
     write(
       path.join(rulesDir, 'team.yaml'),
       `# no pack:, no version: the id comes from the file name
@@ -362,7 +364,7 @@ rules:
     action: deny
 `,
     );
-    const r = load();
+    const r = await load();
     expect(r.problems).toEqual([]);
     expect(r.policy.rules.map((x) => x.id)).toEqual(['team/no-prod-deploy', 'team/block-write-tool']);
     expect(run(r.policy, 'kubectl apply -f x.yaml').decision).toBe('ask');
@@ -374,7 +376,7 @@ rules:
 });
 
 describe('programs: a pack describes more programs', () => {
-  it('kubectl with a value-taking global option and nested subcommands', () => {
+  it('kubectl with a value-taking global option and nested subcommands', async () => {
     write(
       path.join(rulesDir, 'k8s.yaml'),
       `pack: k8s
@@ -408,22 +410,22 @@ rules:
       no_match: [kubectl config view]
 `,
     );
-    const r = load();
+    const r = await load();
     expect(r.problems).toEqual([]);
     expect(r.policy.grammars['kubectl']).toBeDefined();
     expect(run(r.policy, 'kubectl -n prod delete pod x').decision).toBe('deny');
   });
 
-  it('a bad grammar is reported and not used', () => {
+  it('a bad grammar is reported and not used', async () => {
     write(path.join(rulesDir, 'k.yaml'), 'programs:\n  kubectl:\n    value_options: -n\nrules: []\n');
-    const r = load();
+    const r = await load();
     expect(r.problems.map((p) => [p.line, p.message])).toEqual([[2, 'program "kubectl": "value_options" must be a list of strings']]);
     expect(r.policy.grammars['kubectl']).toBeUndefined();
   });
 
-  it('subcommand aliases in rules are canonical: "remote rm" means "remote remove"', () => {
+  it('subcommand aliases in rules are canonical: "remote rm" means "remote remove"', async () => {
     write(path.join(rulesDir, 'r.yaml'), 'rules:\n  - id: r\n    trigger: pre_shell_exec\n    action: deny\n    match: { shell_segments: [{ program: git, subcommand: remote rm }] }\n    examples: { match: [git remote remove x, git remote rm x], no_match: [git remote add x y] }\n');
-    const r = load();
+    const r = await load();
     expect(r.problems).toEqual([]);
     expect(r.policy.rules[0]!.shell_segments![0]!.subcommand).toEqual(['remote', 'remove']);
   });

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { evaluate } from '../core/evaluate.ts';
+import { resolvePaths } from '../paths.ts';
 import { loadRuntimePolicy } from './runtime.ts';
 
 let root: string;
@@ -29,7 +30,7 @@ rules:
     additional_context: "c"
 `;
 
-beforeEach(() => {
+beforeEach(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-cache-'));
   packsDir = path.join(root, 'packs');
   configHome = path.join(root, 'config');
@@ -40,10 +41,11 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const env = () => ({ BUCKLER_CONFIG_HOME: configHome, BUCKLER_STATE_HOME: stateHome, HOME: root });
-const load = () => loadRuntimePolicy(env(), { packsDir });
+const paths = () => resolvePaths({ env: env(), platform: process.platform, home: root });
+const load = () => loadRuntimePolicy(paths(), { packsDir });
 const cacheFile = () => path.join(stateHome, 'cache', 'policy-config.json');
-const decide = (command: string) =>
-  evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command } }, load().policy).decision;
+const decide = async (command: string) =>
+  evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command } }, (await load()).policy).decision;
 
 /** Bump a file's mtime well past the last one, as a later edit would. */
 function touchLater(file: string, text: string): void {
@@ -53,46 +55,47 @@ function touchLater(file: string, text: string): void {
 }
 
 describe('compiled-pack cache', () => {
-  it('writes the cache on a cold load and serves the same policy warm', () => {
-    const cold = load();
+  it('writes the cache on a cold load and serves the same policy warm', async () => {
+    const cold = await load();
     expect(fs.existsSync(cacheFile())).toBe(true);
-    const warm = load();
-    expect(warm).toEqual(cold);
+    expect(cold.cached).toBeUndefined();
+    const warm = await load();
+    expect(warm).toEqual({ ...cold, cached: true });
     // Served from the file: a hand-marked record with the right stamp is what comes back.
     const rec = JSON.parse(fs.readFileSync(cacheFile(), 'utf8'));
     rec.loaded.warnings = ['from-cache'];
     fs.writeFileSync(cacheFile(), JSON.stringify(rec));
-    expect(load().warnings).toEqual(['from-cache']);
+    expect((await load()).warnings).toEqual(['from-cache']);
   });
 
-  it('sees an edited builtin pack at once', () => {
-    expect(decide('rm x')).toBe('deny');
+  it('sees an edited builtin pack at once', async () => {
+    expect(await decide('rm x')).toBe('deny');
     touchLater(path.join(packsDir, 'base.yaml'), pack('base', 'ask'));
-    expect(decide('rm x')).toBe('ask');
+    expect(await decide('rm x')).toBe('ask');
   });
 
-  it('sees a user pack added, edited and removed', () => {
-    expect(decide('curl x')).toBe('allow');
+  it('sees a user pack added, edited and removed', async () => {
+    expect(await decide('curl x')).toBe('allow');
     const rules = path.join(configHome, 'rules.d');
     fs.mkdirSync(rules, { recursive: true });
     const mine = path.join(rules, 'mine.yaml');
     fs.writeFileSync(mine, pack('mine', 'deny', 'curl'));
-    expect(decide('curl x')).toBe('deny');
+    expect(await decide('curl x')).toBe('deny');
     touchLater(mine, pack('mine', 'nudge', 'curl'));
-    expect(decide('curl x')).toBe('nudge');
+    expect(await decide('curl x')).toBe('nudge');
     fs.rmSync(mine);
-    expect(decide('curl x')).toBe('allow');
+    expect(await decide('curl x')).toBe('allow');
   });
 
-  it('sees config.toml created and changed', () => {
-    expect(load().config.audit_log).toBe(false);
+  it('sees config.toml created and changed', async () => {
+    expect((await load()).config.audit_log).toBe(false);
     fs.mkdirSync(configHome, { recursive: true });
     const cfg = path.join(configHome, 'config.toml');
     fs.writeFileSync(cfg, '[core]\naudit_log = true\n');
-    expect(load().config.audit_log).toBe(true);
+    expect((await load()).config.audit_log).toBe(true);
     touchLater(cfg, '[packs]\nbase = { enabled = false }\n');
-    expect(load().config.audit_log).toBe(false);
-    expect(decide('rm x')).toBe('allow');
+    expect((await load()).config.audit_log).toBe(false);
+    expect(await decide('rm x')).toBe('allow');
   });
 
   it.each([
@@ -100,28 +103,28 @@ describe('compiled-pack cache', () => {
     ['torn', '{"cache_format":1,"stamp":"'],
     ['not JSON', '\u0000\u0001garbage'],
     ['well-formed but for another stamp', JSON.stringify({ cache_format: 1, stamp: 'old', loaded: {} })],
-  ])('rebuilds a corrupt cache (%s) and rewrites it', (_, text) => {
-    load();
+  ])('rebuilds a corrupt cache (%s) and rewrites it', async (_, text) => {
+    await load();
     fs.writeFileSync(cacheFile(), text);
-    expect(decide('rm x')).toBe('deny');
+    expect(await decide('rm x')).toBe('deny');
     expect(fs.readFileSync(cacheFile(), 'utf8')).not.toBe(text);
   });
 
-  it('works without a writable state directory (cache skipped, not fatal)', () => {
+  it('works without a writable state directory (cache skipped, not fatal)', async () => {
     fs.writeFileSync(stateHome, 'a file where the state directory should be');
-    expect(decide('rm x')).toBe('deny');
+    expect(await decide('rm x')).toBe('deny');
   });
 
-  it('leaves no temporary files behind', () => {
-    load();
-    load();
+  it('leaves no temporary files behind', async () => {
+    await load();
+    await load();
     expect(fs.readdirSync(path.join(stateHome, 'cache'))).toEqual(['policy-config.json']);
   });
 
-  it('keeps tiers apart', () => {
-    const strict = loadRuntimePolicy(env(), { packsDir, tier: 'strict' });
+  it('keeps tiers apart', async () => {
+    const strict = await loadRuntimePolicy(paths(), { packsDir, tier: 'strict' });
     expect(strict.policy.tier).toBe('strict');
-    expect(load().policy.tier).toBe('baseline');
+    expect((await load()).policy.tier).toBe('baseline');
     expect(fs.readdirSync(path.join(stateHome, 'cache')).sort()).toEqual(['policy-config.json', 'policy-strict.json']);
   });
 });

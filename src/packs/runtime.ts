@@ -1,17 +1,20 @@
 /**
  * The one place that reads packs and config from disk: builtin packs (sorted by file name), then
  * user packs from the rules directory (sorted), then `config.toml`, compiled into one policy.
+ *
+ * The compiler itself (YAML, TOML, schema, examples: ./compiler.ts) is imported only when the
+ * compiled-pack cache misses; that is why loading is asynchronous.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { CompiledPolicy, Tier } from '../core/policy.ts';
-import { builtinPacksDir, codeFile, homeFromEnv, resolvePaths, type Env, type Paths } from '../paths.ts';
+import { builtinPacksDir, compilerStampFile, type Paths } from '../paths.ts';
 import { cacheFileName, cacheRecordText, readCacheRecord, stampOf, type FileState, type StampParts } from './cache.ts';
-import { compilePolicy, type PackSource } from './compile.ts';
-import { DEFAULT_CONFIG, parseConfig, type BucklerConfig } from './config.ts';
-import { formatProblem, type Problem } from './problems.ts';
-import { YamlSyntaxError, parseYaml } from './yaml.ts';
+import type { BucklerConfig } from './config.ts';
+import type { PackSource } from './compile.ts';
+import type { Problem } from './problems.ts';
+
+type Compiler = typeof import('./compiler.ts');
 
 export type { BucklerConfig } from './config.ts';
 
@@ -38,6 +41,8 @@ export interface LoadedPolicy {
   config: BucklerConfig;
   /** One line per problem found (file:line rule id: what), for stderr. */
   warnings: string[];
+  /** True when it came from the compiled-pack cache (nothing was compiled). */
+  cached?: boolean;
 }
 
 export interface PolicyReport extends LoadedPolicy {
@@ -49,11 +54,8 @@ export interface PolicyReport extends LoadedPolicy {
 }
 
 const PACK_FILE = /\.ya?ml$/;
-
-function pathsFor(env: Env): Paths {
-  const platform = os.platform();
-  return resolvePaths({ env, platform, home: homeFromEnv(env, platform) ?? os.homedir() });
-}
+/** `PACK_FILE.test`, without compiling a regular expression on the hook path. */
+const isPackFile = (name: string): boolean => name.endsWith('.yaml') || name.endsWith('.yml');
 
 /**
  * The policy the hook path uses. Compiled packs are cached in the state directory, keyed by
@@ -61,8 +63,7 @@ function pathsFor(env: Env): Paths {
  * no YAML or TOML parser is loaded and no rule example runs. A stale, corrupt or unreadable
  * cache is rebuilt; a cache that cannot be written is skipped. Neither is ever fatal.
  */
-export function loadRuntimePolicy(env: Env, opts: RuntimeOptions = {}): LoadedPolicy {
-  const paths = pathsFor(env);
+export async function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {}): Promise<LoadedPolicy> {
   if (opts.cache === false) return compileFromDisk(paths, opts);
   const options = { tier: opts.tier ?? null, examples: opts.examples ?? true };
   // Stamp first, compile second: an edit made while compiling leaves a stamp that no longer
@@ -71,13 +72,13 @@ export function loadRuntimePolicy(env: Env, opts: RuntimeOptions = {}): LoadedPo
   const file = path.join(paths.cacheDir, cacheFileName(options));
   const hit = readCache(file, stamp);
   if (hit) return hit;
-  const loaded = compileFromDisk(paths, opts);
+  const loaded = await compileFromDisk(paths, opts);
   writeCache(paths.cacheDir, file, cacheRecordText(stamp, loaded));
   return loaded;
 }
 
-function compileFromDisk(paths: Paths, opts: RuntimeOptions): LoadedPolicy {
-  const { policy, config, warnings } = reportFor(paths, opts);
+async function compileFromDisk(paths: Paths, opts: RuntimeOptions): Promise<LoadedPolicy> {
+  const { policy, config, warnings } = reportFor(paths, opts, await import('./compiler.ts'));
   return { policy, config, warnings };
 }
 
@@ -92,15 +93,19 @@ function fileState(file: string): FileState {
 
 function currentInputs(paths: Paths, opts: RuntimeOptions, options: StampParts['options']): StampParts {
   const dirs = [opts.packsDir ?? builtinPacksDir(), opts.rulesDir ?? paths.rulesDir].map((dir) => {
-    let names: string[] | null;
-    try {
-      names = fs.readdirSync(dir).filter((n) => PACK_FILE.test(n)).sort();
-    } catch {
-      names = null;
+    let names: string[] | null = null;
+    // Most users have no rules directory: asking first spares building an ENOENT error (with
+    // its stack) on every hook.
+    if (fs.existsSync(dir)) {
+      try {
+        names = fs.readdirSync(dir).filter(isPackFile).sort();
+      } catch {
+        names = null;
+      }
     }
     return { dir, files: names === null ? null : names.map((n) => fileState(path.join(dir, n))) };
   });
-  return { code: fileState(codeFile()), config: fileState(opts.configFile ?? paths.configFile), dirs, options };
+  return { code: fileState(compilerStampFile()), config: fileState(opts.configFile ?? paths.configFile), dirs, options };
 }
 
 function readCache(file: string, stamp: string): LoadedPolicy | null {
@@ -110,7 +115,8 @@ function readCache(file: string, stamp: string): LoadedPolicy | null {
   } catch {
     return null;
   }
-  return readCacheRecord(text, stamp);
+  const hit = readCacheRecord(text, stamp);
+  return hit && { ...hit, cached: true };
 }
 
 /** Atomic: a reader sees the old record or the new one, never part of one. */
@@ -130,11 +136,12 @@ function writeCache(dir: string, file: string, text: string): void {
 }
 
 /** Everything `buckler validate` reports, compiled afresh (never from the cache). */
-export function loadPolicyReport(env: Env, opts: RuntimeOptions = {}): PolicyReport {
-  return reportFor(pathsFor(env), opts);
+export async function loadPolicyReport(paths: Paths, opts: RuntimeOptions = {}): Promise<PolicyReport> {
+  return reportFor(paths, opts, await import('./compiler.ts'));
 }
 
-function reportFor(paths: Paths, opts: RuntimeOptions): PolicyReport {
+function reportFor(paths: Paths, opts: RuntimeOptions, c: Compiler): PolicyReport {
+  const { DEFAULT_CONFIG, compilePolicy, formatProblem, parseConfig } = c;
   const problems: Problem[] = [];
 
   const configFile = opts.configFile ?? paths.configFile;
@@ -155,7 +162,7 @@ function reportFor(paths: Paths, opts: RuntimeOptions): PolicyReport {
     for (const name of names) {
       const file = path.join(dir, name);
       files.push(file);
-      const src = readPack(file, name, builtin, problems);
+      const src = readPack(c, file, name, builtin, problems);
       if (src) sources.push(src);
     }
   }
@@ -176,7 +183,7 @@ function listPackFiles(dir: string, problems: Problem[], required: boolean): str
   try {
     return fs
       .readdirSync(dir)
-      .filter((n) => PACK_FILE.test(n))
+      .filter(isPackFile)
       .sort();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -197,15 +204,15 @@ function readText(file: string, problems: Problem[], optional: boolean): string 
   }
 }
 
-function readPack(file: string, name: string, builtin: boolean, problems: Problem[]): PackSource | null {
+function readPack(c: Compiler, file: string, name: string, builtin: boolean, problems: Problem[]): PackSource | null {
   const text = readText(file, problems, false);
   if (text === null) return null;
   try {
-    const { doc, lines, documents } = parseYaml(text, file);
+    const { doc, lines, documents } = c.parseYaml(text, file);
     if (documents > 1) problems.push({ severity: 'warning', file, message: 'holds several YAML documents; only the first is read' });
     return { file, name: name.replace(PACK_FILE, ''), builtin, doc, lines };
   } catch (e) {
-    if (!(e instanceof YamlSyntaxError)) throw e;
+    if (!(e instanceof c.YamlSyntaxError)) throw e;
     const p: Problem = { severity: 'error', file, message: `${e.message} (file skipped)` };
     if (e.line !== undefined) p.line = e.line;
     problems.push(p);

@@ -482,44 +482,98 @@ function interpreter(lang: InlineLanguage): Handler {
 
 // ---- the table --------------------------------------------------------------------------------
 
-const NICE = simpleWrapper({ short: 'n:', long: { adjustment: 'required', ...HELP }, numeric: true }, { noRun: ['help', 'version'] });
+/**
+ * The handler of each wrapper program, made on first lookup and kept: most commands are not
+ * wrappers, and building every handler with its option table up front was a measurable part of
+ * each hook's start-up (docs/performance.md). This switch is the one list of wrappers.
+ */
+function makeHandler(prog: string): Handler | undefined {
+  switch (prog) {
+    case 'env':
+      return env;
+    case 'sudo':
+      return sudo;
+    case 'doas':
+      return doas;
+    case 'pkexec':
+      return simpleWrapper({ short: '', long: { user: 'required', 'keep-cwd': 'none', 'disable-internal-agent': 'none', ...HELP } });
+    case 'command':
+      return command;
+    case 'builtin':
+      return simpleWrapper({ short: '' });
+    case 'exec':
+      return simpleWrapper({ short: 'cla:' });
+    case 'time':
+      return simpleWrapper({ short: 'pvaqlhf:o:', long: { append: 'none', format: 'required', output: 'required', portability: 'none', quiet: 'none', verbose: 'none', ...HELP } }, { noRun: ['help', 'version'] });
+    case 'nice':
+      return simpleWrapper({ short: 'n:', long: { adjustment: 'required', ...HELP }, numeric: true }, { noRun: ['help', 'version'] });
+    case 'nohup':
+      return simpleWrapper({ short: '', long: HELP }, { noRun: ['help', 'version'] });
+    case 'timeout':
+      return simpleWrapper({ short: 'k:s:vpf', long: { 'kill-after': 'required', signal: 'required', verbose: 'none', 'preserve-status': 'none', foreground: 'none', ...HELP } }, { operands: 1, noRun: ['help', 'version'] });
+    case 'stdbuf':
+      return simpleWrapper({ short: 'i:o:e:', long: { input: 'required', output: 'required', error: 'required', ...HELP } }, { noRun: ['help', 'version'] });
+    case 'ionice':
+      return simpleWrapper({ short: 'c:n:p:P:u:th', long: { class: 'required', classdata: 'required', pid: 'required', pgid: 'required', uid: 'required', ignore: 'none', ...HELP } }, { noRun: ['p', 'P', 'u', 'pid', 'pgid', 'uid', 'h', 'help', 'version'] });
+    case 'setsid':
+      return simpleWrapper({ short: 'cfwhV', long: { ctty: 'none', fork: 'none', wait: 'none', ...HELP } }, { noRun: ['h', 'V', 'help', 'version'] });
+    case 'chrt':
+      return simpleWrapper({ short: 'abdefimoprRvT:P:D:hV', long: { 'all-tasks': 'none', batch: 'none', deadline: 'none', ext: 'none', fifo: 'none', idle: 'none', max: 'none', other: 'none', pid: 'none', rr: 'none', 'reset-on-fork': 'none', 'sched-runtime': 'required', 'sched-period': 'required', 'sched-deadline': 'required', verbose: 'none', ...HELP } }, { operands: 1, noRun: ['p', 'pid', 'm', 'max', 'h', 'V', 'help', 'version'] });
+    case 'taskset':
+      return simpleWrapper({ short: 'acphV', long: { 'all-tasks': 'none', 'cpu-list': 'none', pid: 'none', ...HELP } }, { operands: 1, noRun: ['p', 'pid', 'h', 'V', 'help', 'version'] });
+    case 'flock':
+      return flockHandler();
+    case 'xargs':
+      return xargs;
+    case 'find':
+      return find;
+    case 'watch':
+      return watch;
+    case 'eval':
+      return evalHandler;
+    case 'source':
+    case '.':
+      return source;
+    case 'su':
+      return su;
+    case 'runuser':
+      return runuser;
+    case 'busybox':
+      return busybox;
+    case 'trap':
+      return trap;
+    case 'script':
+      return scriptHandler;
+    case 'node':
+    case 'nodejs':
+      return interpreter('node');
+    case 'perl':
+      return interpreter('perl');
+    case 'ruby':
+      return interpreter('ruby');
+    case 'php':
+      return interpreter('php');
+    case 'pypy':
+    case 'pypy3':
+      return interpreter('python');
+    default:
+      if (SHELLS.has(prog)) return shell;
+      if (prog.startsWith('python') && /^python[0-9.]*$/.test(prog)) return interpreter('python');
+      return undefined;
+  }
+}
 
-export const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
-  ['env', env],
-  ['sudo', sudo],
-  ['doas', doas],
-  ['pkexec', simpleWrapper({ short: '', long: { user: 'required', 'keep-cwd': 'none', 'disable-internal-agent': 'none', ...HELP } })],
-  ['command', command],
-  ['builtin', simpleWrapper({ short: '' })],
-  ['exec', simpleWrapper({ short: 'cla:' })],
-  ['time', simpleWrapper({ short: 'pvaqlhf:o:', long: { append: 'none', format: 'required', output: 'required', portability: 'none', quiet: 'none', verbose: 'none', ...HELP } }, { noRun: ['help', 'version'] })],
-  ['nice', NICE],
-  ['nohup', simpleWrapper({ short: '', long: HELP }, { noRun: ['help', 'version'] })],
-  ['timeout', simpleWrapper({ short: 'k:s:vpf', long: { 'kill-after': 'required', signal: 'required', verbose: 'none', 'preserve-status': 'none', foreground: 'none', ...HELP } }, { operands: 1, noRun: ['help', 'version'] })],
-  ['stdbuf', simpleWrapper({ short: 'i:o:e:', long: { input: 'required', output: 'required', error: 'required', ...HELP } }, { noRun: ['help', 'version'] })],
-  ['ionice', simpleWrapper({ short: 'c:n:p:P:u:th', long: { class: 'required', classdata: 'required', pid: 'required', pgid: 'required', uid: 'required', ignore: 'none', ...HELP } }, { noRun: ['p', 'P', 'u', 'pid', 'pgid', 'uid', 'h', 'help', 'version'] })],
-  ['setsid', simpleWrapper({ short: 'cfwhV', long: { ctty: 'none', fork: 'none', wait: 'none', ...HELP } }, { noRun: ['h', 'V', 'help', 'version'] })],
-  ['chrt', simpleWrapper({ short: 'abdefimoprRvT:P:D:hV', long: { 'all-tasks': 'none', batch: 'none', deadline: 'none', ext: 'none', fifo: 'none', idle: 'none', max: 'none', other: 'none', pid: 'none', rr: 'none', 'reset-on-fork': 'none', 'sched-runtime': 'required', 'sched-period': 'required', 'sched-deadline': 'required', verbose: 'none', ...HELP } }, { operands: 1, noRun: ['p', 'pid', 'm', 'max', 'h', 'V', 'help', 'version'] })],
-  ['taskset', simpleWrapper({ short: 'acphV', long: { 'all-tasks': 'none', 'cpu-list': 'none', pid: 'none', ...HELP } }, { operands: 1, noRun: ['p', 'pid', 'h', 'V', 'help', 'version'] })],
-  ['flock', flockHandler()],
-  ['xargs', xargs],
-  ['find', find],
-  ['watch', watch],
-  ['eval', evalHandler],
-  ['source', source],
-  ['.', source],
-  ['su', su],
-  ['runuser', runuser],
-  ['busybox', busybox],
-  ['trap', trap],
-  ['script', scriptHandler],
-  ...[...SHELLS].map((s): [string, Handler] => [s, shell]),
-  ['node', interpreter('node')],
-  ['nodejs', interpreter('node')],
-  ['perl', interpreter('perl')],
-  ['ruby', interpreter('ruby')],
-  ['php', interpreter('php')],
-]);
+const made = new Map<string, Handler | null>();
+
+/** The handler for a program name (pythonX.Y included), or undefined when it is no wrapper. */
+export function handlerFor(prog: string): Handler | undefined {
+  let h = made.get(prog);
+  if (h === undefined) {
+    h = makeHandler(prog) ?? null;
+    made.set(prog, h);
+  }
+  return h ?? undefined;
+}
 
 function flockHandler(): Handler {
   return (args, prog, u) => {
@@ -543,14 +597,4 @@ function flockHandler(): Handler {
     }
     return scan.next + 1 < args.length ? exec(args.slice(scan.next + 1), prog) : { kind: 'self' };
   };
-}
-
-const PYTHON = interpreter('python');
-
-/** The handler for a program name (pythonX.Y included). */
-export function handlerFor(prog: string): Handler | undefined {
-  const h = HANDLERS.get(prog);
-  if (h !== undefined) return h;
-  if (prog.startsWith('py') && (/^python[0-9.]*$/.test(prog) || prog === 'pypy' || prog === 'pypy3')) return PYTHON;
-  return undefined;
 }
