@@ -1,7 +1,8 @@
 /** The cache's pure part: stamps change with every input; only a whole record for the stamp is used. */
 import { describe, expect, it } from 'vitest';
 import { POLICY_FORMAT } from '../core/policy.ts';
-import { cacheFileName, cacheRecordText, readCacheRecord, stampOf, type CachedLoad, type StampParts } from './cache.ts';
+import { git } from '../grammars/git.ts';
+import { cacheFileName, cacheRecordText, DamagedCacheError, readCacheRecord, stampOf, type CachedLoad, type StampParts } from './cache.ts';
 
 const st = (over: Partial<NonNullable<StampParts['code']['stat']>> = {}) => ({ ino: 7, size: 100, mtimeMs: 1000.5, ctimeMs: 1000.5, ...over });
 const base = (): StampParts => ({
@@ -74,6 +75,10 @@ describe('readCacheRecord', () => {
     ['an unknown tier', (r) => { r.loaded.config.tier = 'lax'; }],
     ['warnings missing', (r) => { delete r.loaded.warnings; }],
     ['not an object', (r) => { r.loaded = [1]; }],
+    ['grammars not an object', (r) => { r.loaded.policy.grammars = []; }],
+    ['a grammar not stored as a text', (r) => { r.loaded.policy.grammars.git = { nested: true }; }],
+    ['a grammar text that is no JSON object', (r) => { r.loaded.policy.grammars.git = '[1]'; }],
+    ['a truncated grammar text', (r) => { r.loaded.policy.grammars.git = JSON.stringify(git).slice(0, 50); }],
   ];
   it.each(corrupt)('misses on %s', (_, spoil) => {
     const r = JSON.parse(good);
@@ -81,4 +86,39 @@ describe('readCacheRecord', () => {
     expect(readCacheRecord(JSON.stringify(r), stamp)).toBeNull();
   });
   it.each(['', 'null', '[]', '{', 'garbage'])('misses on %j', (text) => expect(readCacheRecord(text, stamp)).toBeNull());
+});
+
+describe('grammars in the cache record', () => {
+  const withGit: CachedLoad = { ...loaded, policy: { ...loaded.policy, grammars: { git, tool: { nested: true } } } };
+  const stamp = stampOf(base());
+  const text = cacheRecordText(stamp, withGit);
+
+  it('are stored as one JSON text per program', () => {
+    const rec = JSON.parse(text);
+    expect(rec.loaded.policy.grammars).toEqual({ git: JSON.stringify(git), tool: '{"nested":true}' });
+  });
+
+  it('are parsed on first lookup only, then kept', () => {
+    const got = readCacheRecord(text, stamp)!.policy.grammars;
+    expect(Object.keys(got)).toEqual(['git', 'tool']);
+    expect(Object.getOwnPropertyDescriptor(got, 'git')?.get).toBeTypeOf('function');
+    expect(Object.hasOwn(got, 'git')).toBe(true);
+    expect(got['git']).toEqual(git);
+    expect(Object.getOwnPropertyDescriptor(got, 'git')).toMatchObject({ value: git, enumerable: true });
+    expect(got['git']).toBe(got['git']);
+    expect(Object.getOwnPropertyDescriptor(got, 'tool')?.get).toBeTypeOf('function');
+  });
+
+  it('read back equal to what was written', () => {
+    expect(readCacheRecord(text, stamp)).toEqual(withGit);
+  });
+
+  it('a text damaged inside passes the record checks but fails loudly when used', () => {
+    const rec = JSON.parse(text);
+    rec.loaded.policy.grammars.git = '{"nested": tru}';
+    const got = readCacheRecord(JSON.stringify(rec), stamp)!.policy.grammars;
+    expect(() => got['git']).toThrow(DamagedCacheError);
+    expect(() => got['git']).toThrow(/compiled-pack cache is damaged \(grammar of 'git'\); delete the cache directory/);
+    expect(got['tool']).toEqual({ nested: true });
+  });
 });

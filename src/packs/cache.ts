@@ -12,9 +12,10 @@ import { DECISIONS } from '../core/contract.ts';
 import { POLICY_FORMAT, TIERS } from '../core/policy.ts';
 import type { BucklerConfig } from './config.ts';
 import type { CompiledPolicy } from '../core/policy.ts';
+import type { Grammars, ProgramGrammar } from '../grammars/types.ts';
 
 /** Bumped when the cache record's shape changes. */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 
 /** What identifies one input file's content without reading it. */
 export interface FileState {
@@ -66,8 +67,45 @@ export interface CachedLoad {
   warnings: string[];
 }
 
+/**
+ * Each program's grammar is stored as a JSON text of its own and parsed on first use
+ * (`lazyGrammars`): git's and gh's grammars are half of the record and, with their many
+ * distinctly keyed objects, most of its parse time, while a hook reads one command.
+ */
 export function cacheRecordText(stamp: string, loaded: CachedLoad): string {
-  return JSON.stringify({ cache_format: CACHE_FORMAT, stamp, loaded });
+  const grammars: Record<string, string> = {};
+  for (const [name, g] of Object.entries(loaded.policy.grammars)) grammars[name] = JSON.stringify(g);
+  return JSON.stringify({ cache_format: CACHE_FORMAT, stamp, loaded: { ...loaded, policy: { ...loaded.policy, grammars } } });
+}
+
+/** Thrown when a grammar text of a cache record that passed its checks is not JSON after all. */
+export class DamagedCacheError extends Error {
+  constructor(program: string) {
+    super(`the compiled-pack cache is damaged (grammar of '${program}'); delete the cache directory ('buckler paths' shows it) to rebuild it`);
+  }
+}
+
+/** Grammars whose texts are parsed when first looked up, then kept (plain data afterwards). */
+function lazyGrammars(texts: Readonly<Record<string, string>>): Grammars {
+  const out: Record<string, ProgramGrammar> = {};
+  for (const [name, text] of Object.entries(texts)) {
+    Object.defineProperty(out, name, {
+      enumerable: true,
+      configurable: true,
+      get(): ProgramGrammar {
+        let g: unknown;
+        try {
+          g = JSON.parse(text);
+        } catch {
+          throw new DamagedCacheError(name);
+        }
+        if (!isObject(g)) throw new DamagedCacheError(name);
+        Object.defineProperty(out, name, { value: g, enumerable: true, configurable: false, writable: false });
+        return g as ProgramGrammar;
+      },
+    });
+  }
+  return out;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -116,6 +154,7 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
     !Array.isArray(policy['rules']) ||
     !policy['rules'].every(validRule) ||
     !isObject(policy['grammars']) ||
+    !Object.values(policy['grammars']).every((t) => typeof t === 'string' && t.startsWith('{') && t.endsWith('}')) ||
     !isStrings(policy['env_keys'])
   ) {
     return null;
@@ -123,5 +162,6 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
   if (!(TIERS as readonly unknown[]).includes(config['tier']) || typeof config['audit_log'] !== 'boolean' || !isObject(config['packs'])) {
     return null;
   }
+  policy['grammars'] = lazyGrammars(policy['grammars'] as Record<string, string>);
   return loaded as unknown as CachedLoad;
 }
