@@ -200,16 +200,18 @@ export function replyText(reply: NativeReply): string {
 export interface DriverRun {
   exitCode: number;
   /**
-   * The event was decided with the compiled-pack cache warm and nothing failed: the run every
-   * later hook repeats, so the one whose compiled functions the loader keeps (src/cli/loader.ts).
+   * A shell command was decided with the compiled-pack cache warm and nothing failed: the run
+   * later hooks repeat, so the one whose compiled functions the loader keeps (src/cli/loader.ts).
+   * Events without a command (a file read, a tool result) would leave the shell analyser out.
    */
   typical: boolean;
 }
 
 export async function runDriver(argv: string[], io: CliIO): Promise<DriverRun> {
   if (io.stdinIsTTY) io.err('buckler: hook mode reads one harness event (JSON) from stdin; see buckler --help\n');
-  const { reply, loaded, output } = await handleHook(argv, io);
+  const { reply, loaded, output, input } = await handleHook(argv, io);
   const text = replyText(reply);
   if (text !== '') io.out(text);
-  return { exitCode: reply.exitCode, typical: loaded?.cached === true && output.error === undefined };
+  const typical = loaded?.cached === true && output.error === undefined && input?.shell !== undefined;
+  return { exitCode: reply.exitCode, typical };
 }

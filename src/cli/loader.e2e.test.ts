@@ -39,12 +39,15 @@ describe('the loader and its V8 code cache', () => {
     expect(fs.existsSync(cache)).toBe(false);
   });
 
-  it('only a typical hook writes the cache: not one that compiled the packs, nor a refused event', () => {
+  it('only a typical hook writes the cache: not one that compiled the packs, a refused event or one without a command', () => {
     fs.rmSync(path.join(root, 's'), { recursive: true, force: true }); // no compiled-pack cache
     const cold = run(['--driver', 'cursor'], event);
     expect(JSON.parse(cold.stdout)).toMatchObject({ permission: 'deny' });
     expect(fs.existsSync(cache)).toBe(false);
     expect(JSON.parse(run(['--driver', 'cursor'], '{not json').stdout)).toMatchObject({ permission: 'deny' });
+    expect(fs.existsSync(cache)).toBe(false);
+    const read = JSON.stringify({ hook_event_name: 'preToolUse', tool_name: 'Read', tool_input: { path: 'x' }, cwd: root });
+    expect(run(['--driver', 'cursor'], read).status).toBe(0);
     expect(fs.existsSync(cache)).toBe(false);
   });
 

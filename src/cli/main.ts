@@ -39,13 +39,13 @@ export function helpText(): string {
   ].join('\n');
 }
 
-/** Set by a hook run decided with the compiled-pack cache warm (see `codeCacheWanted`). */
+/** Set by a typical hook run: a shell command decided with the packs cache warm (`codeCacheWanted`). */
 let typicalHook = false;
 
 /**
  * Whether the loader should keep a V8 code cache of this run (src/cli/loader.ts): only after a
- * typical hook, so the cache holds what every hook runs and not, say, the pack compiler that
- * only the first hook after an install needs.
+ * typical hook, so the cache holds what shell-command hooks run, and not, say, the pack compiler
+ * that only the first hook after an install needs.
  */
 export function codeCacheWanted(): boolean {
   return typicalHook;
