@@ -185,8 +185,12 @@ export async function handleHook(argv: string[], io: Pick<CliIO, 'env' | 'readSt
   }
   // Imported only then: the audit code (redaction tables included) stays off a default hook's path.
   if (auditOn) {
-    const { recordDecision } = await import('./audit.ts');
-    recordDecision(io, { input: result.input ?? null, output: result.output, harness: result.adapter.name });
+    try {
+      const { recordDecision } = await import('./audit.ts');
+      recordDecision(io, { input: result.input ?? null, output: result.output, harness: result.adapter.name });
+    } catch (e) {
+      warn(`warning: audit record not written: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
   // ── end AUDIT ────────────────────────────────────────────────────────────────────────────
   return result;
