@@ -8,6 +8,7 @@ import { evaluate } from '../src/core/evaluate.ts';
 import { loadRuntimePolicy } from '../src/packs/runtime.ts';
 import { resolvePaths } from '../src/paths.ts';
 import type { PolicyInput } from '../src/core/contract.ts';
+import type { CompiledPolicy } from '../src/core/policy.ts';
 
 const TYPICAL = [
   'git status',
@@ -70,94 +71,97 @@ function script(bytes: number): string {
 }
 
 const env = { ...process.env };
-const { policy } = await loadRuntimePolicy(resolvePaths({ env, platform: process.platform, home: env.HOME ?? '/nonexistent' }));
-const input = (command: string): PolicyInput => ({
-  policy_io_version: '1',
-  trigger: 'pre_shell_tool',
-  harness: 'bench',
-  shell: { command },
-  env: {},
-});
+void loadRuntimePolicy(resolvePaths({ env, platform: process.platform, home: env.HOME ?? '/nonexistent' })).then(({ policy }) => run(policy));
 
-const results: Record<string, unknown> = {};
+function run(policy: CompiledPolicy): void {
+  const input = (command: string): PolicyInput => ({
+    policy_io_version: '1',
+    trigger: 'pre_shell_tool',
+    harness: 'bench',
+    shell: { command },
+    env: {},
+  });
 
-// (2) decisions per second on typical one-line agent commands.
-const inputs = TYPICAL.map(input);
-let k = 0;
-const typical = timeLoop(() => {
-  evaluate(inputs[k++ % inputs.length]!, policy);
-}, 1500);
-results['typical'] = {
-  commands: TYPICAL.length,
-  us_per_decision: typical.perOpUs,
-  decisions_per_second: 1e6 / typical.perOpUs,
-};
+  const results: Record<string, unknown> = {};
 
-// (2b) large scripts: parse + evaluate.
-const big: Record<string, unknown>[] = [];
-for (const kb of [1, 20, 64]) {
-  const text = script(kb * 1024);
-  const inp = input(text);
-  const r = timeLoop(() => evaluate(inp, policy), 800);
-  big.push({ kb, ms_per_decision: r.perOpUs / 1000 });
-}
-results['scripts'] = big;
+  // (2) decisions per second on typical one-line agent commands.
+  const inputs = TYPICAL.map(input);
+  let k = 0;
+  const typical = timeLoop(() => {
+    evaluate(inputs[k++ % inputs.length]!, policy);
+  }, 1500);
+  results['typical'] = {
+    commands: TYPICAL.length,
+    us_per_decision: typical.perOpUs,
+    decisions_per_second: 1e6 / typical.perOpUs,
+  };
 
-// (3) growth with input size: 1 KB … 1 MB (parse + evaluate), median of repeated runs.
-const sizes: Record<string, unknown>[] = [];
-for (const kb of [1, 4, 16, 64, 256, 1024]) {
-  const text = script(kb * 1024);
-  const inp = input(text);
-  const times: number[] = [];
-  let outcome = '';
-  for (let r = 0; r < (kb >= 256 ? 5 : 15); r++) {
-    const t0 = now();
-    const out = evaluate(inp, policy);
-    times.push(now() - t0);
-    outcome = out.error ? `error:${out.error.code}` : out.decision;
+  // (2b) large scripts: parse + evaluate.
+  const big: Record<string, unknown>[] = [];
+  for (const kb of [1, 20, 64]) {
+    const text = script(kb * 1024);
+    const inp = input(text);
+    const r = timeLoop(() => evaluate(inp, policy), 800);
+    big.push({ kb, ms_per_decision: r.perOpUs / 1000 });
   }
-  let parseOnly: number | null = null;
-  try {
-    const t0 = now();
-    analyzeCommandLine(text, { maxBytes: 2 * 1024 * 1024 });
-    parseOnly = now() - t0;
-  } catch {
-    parseOnly = null;
-  }
-  sizes.push({ kb, bytes: text.length, median_ms: median(times), max_ms: Math.max(...times), outcome, parse_only_ms_unbounded: parseOnly });
-}
-results['size_growth'] = sizes;
+  results['scripts'] = big;
 
-// (3b) growth with nesting depth, for each kind of nesting; the depth bound answers first.
-const nestKinds: Record<string, (d: number) => string> = {
-  'command substitution $(…)': (d) => 'echo ' + '$('.repeat(d) + 'git push' + ')'.repeat(d),
-  'arithmetic $((…))': (d) => 'echo ' + '$(('.repeat(d) + '1' + '))'.repeat(d),
-  // Spaced: `((` would open an arithmetic command instead.
-  'subshell ( … )': (d) => '( '.repeat(d) + 'git push' + ' )'.repeat(d),
-  'brace group { …; }': (d) => '{ '.repeat(d) + 'git push' + '; }'.repeat(d),
-  'bash -c quoting': (d) => {
-    let s = 'git push';
-    for (let i = 0; i < d; i++) s = `bash -c ${JSON.stringify(s)}`;
-    return s;
-  },
-};
-const depth: Record<string, unknown>[] = [];
-for (const [kind, make] of Object.entries(nestKinds)) {
-  for (const d of [1, 4, 8, 9, 16, 64, 1000, 10000]) {
-    if (kind === 'bash -c quoting' && d > 16) continue; // quoting doubles per level
-    const text = make(d);
+  // (3) growth with input size: 1 KB … 1 MB (parse + evaluate), median of repeated runs.
+  const sizes: Record<string, unknown>[] = [];
+  for (const kb of [1, 4, 16, 64, 256, 1024]) {
+    const text = script(kb * 1024);
     const inp = input(text);
     const times: number[] = [];
     let outcome = '';
-    for (let r = 0; r < 5; r++) {
+    for (let r = 0; r < (kb >= 256 ? 5 : 15); r++) {
       const t0 = now();
       const out = evaluate(inp, policy);
       times.push(now() - t0);
       outcome = out.error ? `error:${out.error.code}` : out.decision;
     }
-    depth.push({ kind, depth: d, bytes: text.length, median_ms: median(times), max_ms: Math.max(...times), outcome });
+    let parseOnly: number | null = null;
+    try {
+      const t0 = now();
+      analyzeCommandLine(text, { maxBytes: 2 * 1024 * 1024 });
+      parseOnly = now() - t0;
+    } catch {
+      parseOnly = null;
+    }
+    sizes.push({ kb, bytes: text.length, median_ms: median(times), max_ms: Math.max(...times), outcome, parse_only_ms_unbounded: parseOnly });
   }
-}
-results['depth_growth'] = depth;
+  results['size_growth'] = sizes;
 
-process.stdout.write(JSON.stringify(results));
+  // (3b) growth with nesting depth, for each kind of nesting; the depth bound answers first.
+  const nestKinds: Record<string, (d: number) => string> = {
+    'command substitution $(…)': (d) => 'echo ' + '$('.repeat(d) + 'git push' + ')'.repeat(d),
+    'arithmetic $((…))': (d) => 'echo ' + '$(('.repeat(d) + '1' + '))'.repeat(d),
+    // Spaced: `((` would open an arithmetic command instead.
+    'subshell ( … )': (d) => '( '.repeat(d) + 'git push' + ' )'.repeat(d),
+    'brace group { …; }': (d) => '{ '.repeat(d) + 'git push' + '; }'.repeat(d),
+    'bash -c quoting': (d) => {
+      let s = 'git push';
+      for (let i = 0; i < d; i++) s = `bash -c ${JSON.stringify(s)}`;
+      return s;
+    },
+  };
+  const depth: Record<string, unknown>[] = [];
+  for (const [kind, make] of Object.entries(nestKinds)) {
+    for (const d of [1, 4, 8, 9, 16, 64, 1000, 10000]) {
+      if (kind === 'bash -c quoting' && d > 16) continue; // quoting doubles per level
+      const text = make(d);
+      const inp = input(text);
+      const times: number[] = [];
+      let outcome = '';
+      for (let r = 0; r < 5; r++) {
+        const t0 = now();
+        const out = evaluate(inp, policy);
+        times.push(now() - t0);
+        outcome = out.error ? `error:${out.error.code}` : out.decision;
+      }
+      depth.push({ kind, depth: d, bytes: text.length, median_ms: median(times), max_ms: Math.max(...times), outcome });
+    }
+  }
+  results['depth_growth'] = depth;
+
+  process.stdout.write(JSON.stringify(results));
+}
