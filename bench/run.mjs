@@ -148,14 +148,23 @@ async function inProcess() {
     outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     external: ['js-yaml', 'smol-toml'], logLevel: 'warning', logOverride: { 'empty-import-meta': 'silent' },
   });
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-bench-'));
-  const r = spawnSync(process.execPath, [out], {
-    encoding: 'utf8', maxBuffer: 64 << 20,
-    env: { ...process.env, HOME: tmp, BUCKLER_CONFIG_HOME: path.join(tmp, 'c'), BUCKLER_STATE_HOME: path.join(tmp, 's') },
-  });
-  fs.rmSync(tmp, { recursive: true, force: true });
-  if (r.status !== 0) throw new Error(`in-process benchmark failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
+  // Three fresh processes; the one with the fastest typical decisions is reported, all three are
+  // kept in the JSON. A process settles in one of two speeds (about 2.8 or 4.5 µs per typical
+  // decision on the reference machine, however long it runs), depending on how V8 happens to
+  // optimise the analyser; the older code did the same.
+  const all = [];
+  for (let i = 0; i < 3; i++) {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-bench-'));
+    const r = spawnSync(process.execPath, [out], {
+      encoding: 'utf8', maxBuffer: 64 << 20,
+      env: { ...process.env, HOME: tmp, BUCKLER_CONFIG_HOME: path.join(tmp, 'c'), BUCKLER_STATE_HOME: path.join(tmp, 's') },
+    });
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (r.status !== 0) throw new Error(`in-process benchmark failed: ${r.stderr}`);
+    all.push(JSON.parse(r.stdout));
+  }
+  const best = all.reduce((a, b) => (b.typical.us_per_decision < a.typical.us_per_decision ? b : a));
+  return { ...best, processes: all.map((x) => ({ typical_us: x.typical.us_per_decision, scripts_ms: x.scripts.map((s) => s.ms_per_decision) })) };
 }
 
 fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
@@ -175,7 +184,7 @@ if (only !== 'inprocess') {
 if (only !== 'process') {
   const ip = await inProcess();
   results.in_process = ip;
-  table('(2) In-process decisions, fastest 100 ms batch (median batch in brackets); target: ≥ 200,000/s on typical one-liners', ['workload', 'per decision', 'decisions/s'], [
+  table(`(2) In-process decisions, fastest 100 ms batch (median batch in brackets), best of 3 processes (typical one-liners in each: ${ip.processes.map((p) => `${fmt(p.typical_us)} µs`).join(', ')}); target: ≥ 200,000/s on typical one-liners`, ['workload', 'per decision', 'decisions/s'], [
     [`${ip.typical.commands} typical agent one-liners`, `${fmt(ip.typical.us_per_decision)} µs (${fmt(ip.typical.median_batch_us_per_decision)})`, Math.round(ip.typical.decisions_per_second).toLocaleString('en')],
     ...ip.scripts.map((s) => [`${s.kb} KB script`, `${fmt(s.ms_per_decision, 3)} ms (${fmt(s.median_batch_ms_per_decision, 3)})`, Math.round(1000 / s.ms_per_decision).toLocaleString('en')]),
   ]);
