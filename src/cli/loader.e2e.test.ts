@@ -51,6 +51,14 @@ describe('the loader and its V8 code cache', () => {
     expect(fs.existsSync(cache)).toBe(false);
   });
 
+  it('the hook uses the packs cache that `check` compiled: its first run is already typical', () => {
+    fs.rmSync(path.join(root, 's'), { recursive: true, force: true });
+    expect(run(['check', 'git status']).status).toBe(0); // compiles the packs, writes their cache
+    expect(JSON.parse(run(['--driver', 'cursor'], event).stdout)).toMatchObject({ permission: 'deny' });
+    expect(fs.existsSync(cache)).toBe(true);
+    fs.rmSync(cache);
+  });
+
   it('a typical hook run answers and writes the cache; the next one uses it unchanged', () => {
     const first = run(['--driver', 'cursor'], event);
     expect(JSON.parse(first.stdout)).toMatchObject({ permission: 'deny' });

@@ -8,8 +8,8 @@
  *
  * Safety: V8 checks cached data against the source and its own version and flags, and rejects
  * it on any mismatch (then the bundle is simply compiled). The cache is written only by a
- * typical hook run (one decided with the compiled-pack cache warm: so it holds the functions
- * every hook uses, not the pack compiler of the first hook after an install, which made later
+ * typical hook run (one that decided a shell command with the compiled-pack cache warm: so it
+ * holds the functions shell-command hooks use, not the pack compiler of the first hook after an install, which made later
  * hooks measurably slower), only when missing or rejected, atomically (temp file + rename), and
  * a failure to write it is ignored. It lives beside the bundle: whoever
  * can write it can already replace the bundle itself.
@@ -22,7 +22,7 @@ import vm from 'node:vm';
 
 interface MainModule {
   start(): void;
-  /** Asked at exit: was this run one worth caching (a hook with the packs cache warm)? */
+  /** Asked at exit: was this run one worth caching (a shell-command hook, packs cache warm)? */
   codeCacheWanted(): boolean;
 }
 
