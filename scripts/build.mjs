@@ -11,7 +11,8 @@
 // - js-yaml and smol-toml stay external: they are require()d from node_modules only when packs
 //   or config.toml are (re)compiled, never on a warm hook.
 import { build } from 'esbuild';
-import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -83,7 +84,10 @@ const builtins = {
 };
 common.plugins = [builtins];
 
-rmSync('dist', { recursive: true, force: true });
+// Built into a scratch directory, then moved into dist/ one file at a time (each rename is
+// atomic): a hook or test that starts while a build runs never finds dist/buckler.cjs missing.
+const OUT = `dist/.build-${process.pid}`;
+rmSync(OUT, { recursive: true, force: true });
 await Promise.all([
   // Minified: at this size, reading and compiling the file is most of the hook's own cost; the
   // minified bundle measured 1.30× against 1.99× `node -e 0` unminified, in interleaved runs
@@ -94,9 +98,24 @@ await Promise.all([
   // initialised modules of the bundle itself. The banner and footer wrap it in Node's CommonJS
   // function wrapper at build time, so the loader compiles the file as read, without copying it
   // into a second, wrapped string; `node dist/main.cjs` alone therefore runs nothing.
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/main.cjs', plugins: [builtins, lazyCommands], minify: true, banner: { js: '(function (exports, require, module, __filename, __dirname) {' }, footer: { js: '\n})' }, supported: { 'dynamic-import': false } }),
-  // The entry: runs dist/main.cjs through a V8 code cache (src/cli/loader.ts).
-  build({ ...common, entryPoints: ['src/cli/loader.ts'], outfile: 'dist/buckler.cjs', banner: { js: '#!/usr/bin/env node' } }),
-  ...COMMANDS.map((c) => build({ ...common, entryPoints: [`src/cli/${c}.ts`], outfile: `dist/cli-${c}.cjs` })),
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/main.cjs`, plugins: [builtins, lazyCommands], minify: true, banner: { js: '(function (exports, require, module, __filename, __dirname) {' }, footer: { js: '\n})' }, supported: { 'dynamic-import': false } }),
+  ...COMMANDS.map((c) => build({ ...common, entryPoints: [`src/cli/${c}.ts`], outfile: `${OUT}/cli-${c}.cjs` })),
 ]);
-chmodSync('dist/buckler.cjs', 0o755);
+// The entry: runs dist/main.cjs through a V8 code cache (src/cli/loader.ts). The cache's file
+// name carries a digest of main.cjs: V8 itself checks cached data only against the source's
+// length, so a rebuilt bundle of the same length must never meet the old cache.
+const bundleId = createHash('sha256').update(readFileSync(`${OUT}/main.cjs`)).digest('hex').slice(0, 16);
+await build({ ...common, entryPoints: ['src/cli/loader.ts'], outfile: `${OUT}/buckler.cjs`, banner: { js: '#!/usr/bin/env node' }, define: { ...common.define, __BUCKLER_BUNDLE_ID__: JSON.stringify(bundleId) } });
+chmodSync(`${OUT}/buckler.cjs`, 0o755);
+
+// main.cjs first and the entry last, so a loader that starts meanwhile never runs an older bundle
+// under the new bundle's cache name; then whatever the old build left (stale code caches
+// included) goes.
+mkdirSync('dist', { recursive: true });
+const built = readdirSync(OUT);
+const order = ['main.cjs', ...built.filter((f) => f !== 'main.cjs' && f !== 'buckler.cjs'), 'buckler.cjs'];
+for (const f of order) renameSync(`${OUT}/${f}`, `dist/${f}`);
+rmSync(OUT, { recursive: true, force: true });
+for (const f of readdirSync('dist')) {
+  if (!built.includes(f) && !f.startsWith('.build-')) rmSync(`dist/${f}`, { recursive: true, force: true });
+}

@@ -4,6 +4,7 @@
  * bundle fails closed with one line and exit 2. Runs on a private copy of dist/ and packs/.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +25,9 @@ beforeAll(() => {
   fs.cpSync(path.join(ROOT, 'packs'), path.join(root, 'packs'), { recursive: true });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
   entry = path.join(root, 'dist', 'buckler.cjs');
-  cache = path.join(root, 'dist', '.main.cjs.v8cache');
+  // Named after the bundle's content, so a rebuild of the same length never meets an old cache.
+  const digest = createHash('sha256').update(fs.readFileSync(path.join(root, 'dist', 'main.cjs'))).digest('hex').slice(0, 16);
+  cache = path.join(root, 'dist', `.main-${digest}.v8cache`);
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -68,6 +71,7 @@ describe('the loader and its V8 code cache', () => {
     expect(second.stdout).toBe(first.stdout);
     expect(fs.readFileSync(cache).equals(before)).toBe(true);
     expect(fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.v8cache'))).toEqual([path.basename(cache)]);
   });
 
   it('a corrupt cache is rejected and rewritten; the answer is the same', () => {

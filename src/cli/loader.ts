@@ -1,13 +1,14 @@
 /**
  * dist/buckler.cjs: what every hook and every `buckler` command starts. It runs the hook bundle
- * (dist/main.cjs) through a V8 code cache kept beside it, `.main.cjs.v8cache`.
+ * (dist/main.cjs) through a V8 code cache kept beside it, `.main-<digest of main.cjs>.v8cache`.
  *
  * Why: compiling the bundle and the first run of the shell analyser are most of Buckler's own
  * start-up (docs/performance.md); with the cache V8 skips that compilation. Node 20 has no
  * `module.enableCompileCache` (22.1+), so this does by hand what `v8-compile-cache` does.
  *
- * Safety: V8 checks cached data against the source and its own version and flags, and rejects
- * it on any mismatch (then the bundle is simply compiled). The cache is written only by a
+ * Safety: V8 checks cached data against the source's length and its own version and flags, and
+ * rejects it on any mismatch (then the bundle is simply compiled); the file name carries a digest
+ * of the bundle for what a length check cannot see. The cache is written only by a
  * typical hook run (one that decided a shell command with the compiled-pack cache warm: so it
  * holds the functions shell-command hooks use, not the pack compiler of the first hook after an install, which made later
  * hooks measurably slower), only when missing or rejected, atomically (temp file + rename), and
@@ -28,7 +29,12 @@ interface MainModule {
 
 const dir = __dirname;
 const bundle = path.join(dir, 'main.cjs');
-const cacheFile = path.join(dir, '.main.cjs.v8cache');
+declare const __BUCKLER_BUNDLE_ID__: string;
+/**
+ * Named after a digest of main.cjs (scripts/build.mjs): V8 checks cached data only against the
+ * source's length, so a rebuilt bundle of the same length must not find the old cache.
+ */
+const cacheFile = path.join(dir, `.main-${typeof __BUCKLER_BUNDLE_ID__ === 'string' ? __BUCKLER_BUNDLE_ID__ : 'dev'}.v8cache`);
 
 function isHookRun(args: string[]): boolean {
   const first = args[0];
