@@ -32,10 +32,12 @@ interface Extra {
   env?: Record<string, string>;
   uid?: number;
   gid?: number;
+  /** Another copy of the entry (default: this checkout's). */
+  bundle?: string;
 }
 
 function buckler(args: string[], extra: Extra = {}): Result {
-  const r = spawnSync(process.execPath, [BUNDLE, 'hooks', ...args], {
+  const r = spawnSync(process.execPath, [extra.bundle ?? BUNDLE, 'hooks', ...args], {
     cwd: home,
     encoding: 'utf8',
     ...(extra.uid === undefined ? {} : { uid: extra.uid }),
@@ -145,10 +147,19 @@ describe('buckler hooks merge (cursor)', () => {
     fs.writeFileSync(cursorFile(), theirs);
     const asRoot = process.getuid?.() === 0;
     const extra: Extra = {};
+    let pkg: string | undefined;
     if (asRoot) {
-      // root ignores permission bits: run the command as an unprivileged user instead.
+      // root ignores permission bits: run the command as an unprivileged user instead, from a
+      // copy of the bundles that user can read (the checkout may sit in a private directory).
       for (const p of [home, dir, cursorFile()]) fs.chownSync(p, 65534, 65534);
-      Object.assign(extra, { uid: 65534, gid: 65534 });
+      pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-hooks-pkg-'));
+      fs.chmodSync(pkg, 0o755);
+      fs.mkdirSync(path.join(pkg, 'dist'), { mode: 0o755 });
+      for (const f of fs.readdirSync(path.join(ROOT, 'dist')).filter((n) => n.endsWith('.cjs'))) {
+        fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(pkg, 'dist', f));
+        fs.chmodSync(path.join(pkg, 'dist', f), 0o755);
+      }
+      Object.assign(extra, { uid: 65534, gid: 65534, bundle: path.join(pkg, 'dist', 'buckler.cjs') });
     }
     fs.chmodSync(dir, 0o555);
     try {
@@ -161,6 +172,7 @@ describe('buckler hooks merge (cursor)', () => {
       expect(fs.readdirSync(dir)).toEqual(['hooks.json']);
     } finally {
       fs.chmodSync(dir, 0o755);
+      if (pkg) fs.rmSync(pkg, { recursive: true, force: true });
     }
   });
 
