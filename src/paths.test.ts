@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { harnessConfigFile, harnessHomeDir, homeFromEnv, ignoredVariables, isAbsoluteFor, joinFor, resolvePaths, type Env } from './paths.ts';
+import { harnessConfigFile, harnessHomeDir, harnessManagedFile, homeFromEnv, ignoredVariables, isAbsoluteFor, joinFor, resolvePaths, type Env } from './paths.ts';
 
 const H = '/home/u';
 const W = 'C:\\Users\\u';
@@ -109,5 +109,20 @@ describe('helpers', () => {
     const env = { XDG_DATA_HOME: 'rel', BUCKLER_STATE_HOME: './s', BUCKLER_DATA_HOME: '/ok', LOCALAPPDATA: 'rel', XDG_CONFIG_HOME: '' };
     expect(ignoredVariables({ env, platform: 'linux' })).toEqual(['BUCKLER_STATE_HOME', 'XDG_DATA_HOME']);
     expect(ignoredVariables({ env, platform: 'win32' })).toEqual(['BUCKLER_STATE_HOME', 'LOCALAPPDATA']);
+  });
+
+  it.each([
+    ['linux', {}, '/etc/claude-code/managed-settings.json'],
+    ['darwin', {}, '/Library/Application Support/ClaudeCode/managed-settings.json'],
+    ['win32', {}, 'C:\\Program Files\\ClaudeCode\\managed-settings.json'],
+    ['linux', { BUCKLER_MANAGED_ROOT: '/t/m/' }, '/t/m/etc/claude-code/managed-settings.json'],
+    ['linux', { BUCKLER_MANAGED_ROOT: 'relative' }, '/etc/claude-code/managed-settings.json'],
+    ['win32', { BUCKLER_MANAGED_ROOT: 'D:\\m' }, 'D:\\m\\Program Files\\ClaudeCode\\managed-settings.json'],
+  ] as const)('harnessManagedFile(claude-code) on %s with %j', (platform, env, want) => {
+    expect(harnessManagedFile('claude-code', { env, platform })).toBe(want);
+  });
+
+  it('harnessManagedFile: Cursor has no managed settings file', () => {
+    expect(harnessManagedFile('cursor', { env: {}, platform: 'linux' })).toBeNull();
   });
 });

@@ -168,6 +168,26 @@ export function harnessConfigFile(
 }
 
 /**
+ * The administrator's managed settings file of a harness, or null when it has none. Read by
+ * `buckler doctor` only. `BUCKLER_MANAGED_ROOT` (absolute) is prefixed to the system path, so
+ * tests never touch the real /etc; an agent does not control the harness's environment.
+ * Claude Code 2.1.332 reads `managed-settings.json` in /etc/claude-code (Linux),
+ * /Library/Application Support/ClaudeCode (macOS) and C:\Program Files\ClaudeCode (Windows).
+ */
+export function harnessManagedFile(harness: InstallableHarness, ctx: Pick<PathContext, 'env' | 'platform'>): string | null {
+  if (harness !== 'claude-code') return null;
+  const base =
+    ctx.platform === 'darwin'
+      ? '/Library/Application Support/ClaudeCode'
+      : ctx.platform === 'win32'
+        ? 'C:\\Program Files\\ClaudeCode'
+        : '/etc/claude-code';
+  const file = joinFor(ctx.platform, base, 'managed-settings.json');
+  const root = dir(ctx as PathContext, 'BUCKLER_MANAGED_ROOT');
+  return root === undefined ? file : joinFor(ctx.platform, root, file.replace(/^([A-Za-z]:)?[\\/]/, ''));
+}
+
+/**
  * The directory whose existence means "this harness is installed for this user".
  * CLAUDE_CONFIG_DIR is Claude Code's own variable and is taken as Claude Code takes it.
  */

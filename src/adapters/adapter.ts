@@ -55,4 +55,10 @@ export interface Adapter {
    * reference fixtures.
    */
   isBlocking(reply: NativeReply): boolean;
+  /**
+   * A native event before a shell command runs, shaped as the harness sends it, for `command`
+   * run in `cwd`. `buckler doctor` pipes it into the wired hook command as a live self-test;
+   * the conformance suite checks that `adaptInput` reads it back as that command.
+   */
+  selfTestEvent(command: string, cwd: string): Record<string, unknown>;
 }

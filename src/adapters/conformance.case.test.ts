@@ -73,6 +73,13 @@ describe.each(Object.values(ADAPTERS).map((a) => [a.name, a] as [string, Adapter
       expect(sets.some((s) => s.replies.deny !== undefined)).toBe(true);
       expect(sets.some((s) => isPreTrigger(adapter.adaptInput(readFixture(name, s.input)).trigger))).toBe(true);
     });
+    it('a self-test event that reads back as the same shell command before it runs', () => {
+      const command = 'git push --force origin main';
+      const input = adapter.adaptInput(adapter.selfTestEvent(command, '/home/dev/project'));
+      expect(isPreTrigger(input.trigger)).toBe(true);
+      expect(input.shell?.command).toBe(command);
+      expect(adapter.isBeforeAction(adapter.selfTestEvent(command, '/home/dev/project'))).toBe(true);
+    });
     it('deviations name a reply fixture and say why', () => {
       const replies = sets.flatMap((s) => Object.values(s.replies));
       for (const [file, d] of Object.entries(devs)) {

@@ -44,8 +44,29 @@ export interface FoundHook {
   asWanted: boolean;
 }
 
+/** A settings file scope, or the administrator's managed settings ('managed'). */
+export type SettingsScope = Scope | 'managed';
+
+/**
+ * A harness setting that silently switches hooks off: a top-level key in one of its settings
+ * files and the value that does it. `buckler doctor` reports each one it finds.
+ */
+export interface OffSwitch {
+  scopes: readonly SettingsScope[];
+  key: string;
+  value: string | number | boolean;
+  /** What the setting does, for the person. */
+  effect: string;
+  /** Harmless when Buckler is wired in one of these scopes. */
+  unlessWiredIn?: readonly SettingsScope[];
+}
+
 export interface HarnessInstaller {
   readonly name: InstallableHarness;
+  /** The harness's command-line program and how it prints its version (absent: no CLI). */
+  readonly cli?: { bin: string; versionArgs: readonly string[] };
+  /** Settings that switch the harness's hooks off (`buckler doctor` looks for each). */
+  readonly offSwitches: readonly OffSwitch[];
   readonly scopes: readonly Scope[];
   readonly hooks: readonly WantedHook[];
   /** The config for a file that does not exist yet. */

@@ -17,4 +17,14 @@ export const claudeCodeAdapter: Adapter = {
   adaptOutput: adaptClaudeCodeOutput,
   isBeforeAction: claudeCodeIsBeforeAction,
   isBlocking: claudeCodeIsBlocking,
+  selfTestEvent: (command, cwd) => ({
+    session_id: 'buckler-doctor',
+    transcript_path: '',
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'buckler doctor self-test' },
+    tool_use_id: 'buckler-doctor',
+  }),
 };

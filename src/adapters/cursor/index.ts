@@ -14,4 +14,12 @@ export const cursorAdapter: Adapter = {
   adaptOutput: adaptCursorOutput,
   isBeforeAction: cursorIsBeforeAction,
   isBlocking: cursorIsBlocking,
+  selfTestEvent: (command, cwd) => ({
+    conversation_id: 'buckler-doctor',
+    generation_id: 'buckler-doctor',
+    hook_event_name: 'beforeShellExecution',
+    command,
+    cwd,
+    workspace_roots: [cwd],
+  }),
 };

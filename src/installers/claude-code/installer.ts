@@ -135,6 +135,25 @@ export const claudeCodeInstaller: HarnessInstaller = {
   name: 'claude-code',
   scopes: HARNESS_SCOPES['claude-code'],
   hooks: CLAUDE_HOOKS,
+  cli: { bin: 'claude', versionArgs: ['--version'] },
+  // Claude Code 2.1.332's settings schema: `disableAllHooks` "Disable all hooks and statusLine
+  // execution" in any settings file; `allowManagedHooksOnly` "When true (and set in managed
+  // settings), only hooks from managed settings … run".
+  offSwitches: [
+    {
+      scopes: ['user', 'project', 'local', 'managed'],
+      key: 'disableAllHooks',
+      value: true,
+      effect: 'Claude Code runs no hooks at all, Buckler included',
+    },
+    {
+      scopes: ['managed'],
+      key: 'allowManagedHooksOnly',
+      value: true,
+      effect: 'Claude Code runs only hooks from managed settings, and Buckler is not wired there',
+      unlessWiredIn: ['managed'],
+    },
+  ],
   emptyConfig: () => ({}),
   problem(value) {
     if (!isObject(value)) return `must be a JSON object, found ${describeType(value)}`;

@@ -76,6 +76,9 @@ export const cursorInstaller: HarnessInstaller = {
   name: 'cursor',
   scopes: HARNESS_SCOPES.cursor,
   hooks: CURSOR_HOOKS,
+  // Cursor's hooks.json has no switch that turns every hook off (@cursor/sdk 1.0.32), and the
+  // editor has no command-line program that prints its version.
+  offSwitches: [],
   emptyConfig: () => ({ version: 1, hooks: {} }),
   problem(value) {
     if (!isObject(value)) return `must be a JSON object, found ${describeType(value)}`;

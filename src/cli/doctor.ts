@@ -1,0 +1,263 @@
+/**
+ * `buckler doctor [--project DIR] [--json]`: is Buckler really guarding this machine? For each
+ * harness found: its version, whether every event Buckler needs is wired (in any scope), whether
+ * each wired command starts and denies (a live self-test in that harness's own event format),
+ * and every setting that silently switches hooks off. Then Buckler's own state: packs and rules
+ * that did not load, and the operator bypass. Exit 0 when nothing is wrong, 1 on any problem,
+ * 2 for bad arguments. See docs/doctor.md.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { getAdapter } from '../adapters/registry.ts';
+import type { Adapter, NativeReply } from '../adapters/adapter.ts';
+import { InstallerError } from '../installers/errors.ts';
+import type { HarnessInstaller, OffSwitch, SettingsScope } from '../installers/installer.ts';
+import { readConfig } from '../installers/config-file.ts';
+import { INSTALLERS } from '../installers/registry.ts';
+import { readStatus, type ConfigStatus } from '../installers/status.ts';
+import { formatProblem } from '../packs/problems.ts';
+import { loadPolicyReport } from '../packs/runtime.ts';
+import { harnessConfigFile, harnessHomeDir, harnessManagedFile, resolvePaths, type PathContext } from '../paths.ts';
+import { parseCommandArgs } from './evaluate.ts';
+import type { CliIO } from './io.ts';
+import { processPathContext } from './process-paths.ts';
+
+export const DOCTOR_HELP = `Usage: buckler doctor [--project DIR] [--json]
+
+Checks that Buckler really guards this machine: for every harness found, its version, whether
+Buckler is wired for every event it needs, whether each wired command starts and denies (a live
+self-test), and every setting that switches hooks off; then Buckler's own packs and rules.
+
+Options:
+      --project DIR   the project whose project and local settings to check (default: .)
+      --json          machine-readable output
+  -h, --help          show this help
+
+Exit codes: 0 no problem found, 1 a problem found, 2 bad arguments.
+`;
+
+/** A command Buckler cannot parse: every correctly wired hook denies it, whatever the packs say. */
+export const SELF_TEST_COMMAND = 'echo "buckler doctor self-test: unterminated';
+
+/** How long a wired command may take to answer the self-test (hook timeouts are 10 s). */
+const SELF_TEST_TIMEOUT_MS = 10_000;
+
+export interface Finding {
+  level: 'ok' | 'info' | 'problem';
+  text: string;
+}
+
+export interface HarnessReport {
+  harness: string;
+  title: string;
+  found: boolean;
+  version: string | null;
+  findings: Finding[];
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  harnesses: HarnessReport[];
+  buckler: Finding[];
+}
+
+type Scoped = { scope: SettingsScope; file: string };
+
+function settingsFiles(installer: HarnessInstaller, ctx: PathContext, project: string): Scoped[] {
+  const files: Scoped[] = installer.scopes.map((scope) => ({ scope, file: harnessConfigFile(installer.name, scope, { ...ctx, project }) }));
+  const managed = harnessManagedFile(installer.name, ctx);
+  if (managed !== null) files.push({ scope: 'managed', file: managed });
+  return files;
+}
+
+/** The harness CLI's version: the first x.y.z its `--version` prints, or null. */
+function cliVersion(installer: HarnessInstaller, env: CliIO['env']): string | null {
+  if (installer.cli === undefined) return null;
+  const r = spawnSync(installer.cli.bin, [...installer.cli.versionArgs], {
+    env: env as NodeJS.ProcessEnv,
+    encoding: 'utf8',
+    timeout: 5_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (r.error !== undefined || r.status !== 0) return null;
+  return /\d+\.\d+\.\d+/.exec(r.stdout)?.[0] ?? null;
+}
+
+/** -1, 0 or 1, comparing dotted numbers. */
+export function compareVersions(a: string, b: string): number {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Runs a wired hook command the way the harness does (through the shell) with `event` on stdin. */
+export function selfTest(command: string, adapter: Adapter, cwd: string, env: CliIO['env']): Finding {
+  const event = adapter.selfTestEvent(SELF_TEST_COMMAND, cwd);
+  const shell = process.platform === 'win32' ? { file: process.env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', command] } : { file: '/bin/sh', args: ['-c', command] };
+  const r = spawnSync(shell.file, shell.args, {
+    cwd,
+    env: env as NodeJS.ProcessEnv,
+    input: `${JSON.stringify(event)}\n`,
+    encoding: 'utf8',
+    timeout: SELF_TEST_TIMEOUT_MS,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const name = `self-test of ${command}`;
+  if (r.error !== undefined) {
+    const timedOut = (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
+    return { level: 'problem', text: `${name}: ${timedOut ? `no answer within ${SELF_TEST_TIMEOUT_MS / 1000} s` : r.error.message}` };
+  }
+  const out = r.stdout.trim();
+  let stdout: Record<string, unknown> | null = null;
+  if (out !== '') {
+    try {
+      const v: unknown = JSON.parse(out);
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) stdout = v as Record<string, unknown>;
+      else throw new Error('not an object');
+    } catch {
+      return { level: 'problem', text: `${name}: printed something that is not one JSON object (${out.slice(0, 120)})` };
+    }
+  }
+  const reply: NativeReply = { stdout, exitCode: r.status ?? 1 };
+  if (r.status !== 0) return { level: 'problem', text: `${name}: exited ${r.status ?? r.signal}: ${r.stderr.trim().slice(0, 200)}` };
+  if (!adapter.isBlocking(reply)) {
+    return { level: 'problem', text: `${name}: did not deny a command it cannot parse (the harness would let it run)` };
+  }
+  return { level: 'ok', text: `${name}: denies as it should` };
+}
+
+function switchFindings(switches: readonly OffSwitch[], values: Map<SettingsScope, Record<string, unknown>>, wiredIn: Set<SettingsScope>, files: Scoped[]): Finding[] {
+  const out: Finding[] = [];
+  for (const sw of switches) {
+    if (sw.unlessWiredIn?.some((s) => wiredIn.has(s))) continue;
+    for (const scope of sw.scopes) {
+      const v = values.get(scope);
+      if (v !== undefined && v[sw.key] === sw.value) {
+        const file = files.find((f) => f.scope === scope)?.file ?? scope;
+        out.push({ level: 'problem', text: `${file}: "${sw.key}": ${JSON.stringify(sw.value)}: ${sw.effect}` });
+      }
+    }
+  }
+  return out;
+}
+
+function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: string, env: CliIO['env']): HarnessReport {
+  const adapter = getAdapter(installer.name) as Adapter;
+  const home = harnessHomeDir(installer.name, ctx);
+  const found = fs.existsSync(home);
+  const report: HarnessReport = { harness: installer.name, title: adapter.title, found, version: null, findings: [] };
+  if (!found) {
+    report.findings.push({ level: 'info', text: `not found (no ${home})` });
+    return report;
+  }
+  const f = report.findings;
+  report.version = cliVersion(installer, env);
+  const verified = adapter.protocol.version;
+  if (installer.cli !== undefined) {
+    if (report.version === null) f.push({ level: 'info', text: `version unknown (\`${installer.cli.bin} ${installer.cli.versionArgs.join(' ')}\` did not answer)` });
+    else if (compareVersions(report.version, verified) < 0) {
+      f.push({ level: 'problem', text: `version ${report.version} is older than ${verified}, the version whose hook protocol (failing closed included) Buckler was checked against: update it` });
+    } else f.push({ level: 'ok', text: `version ${report.version} (protocol checked against ${verified})` });
+  }
+  const files = settingsFiles(installer, ctx, project);
+  const values = new Map<SettingsScope, Record<string, unknown>>();
+  const statuses: { scope: SettingsScope; status: ConfigStatus }[] = [];
+  for (const { scope, file } of files) {
+    try {
+      const snap = readConfig(file);
+      if (!snap.exists) continue;
+      if (typeof snap.value === 'object' && snap.value !== null && !Array.isArray(snap.value)) values.set(scope, snap.value as Record<string, unknown>);
+      statuses.push({ scope, status: readStatus(installer, file, null) });
+    } catch (e) {
+      f.push({ level: 'problem', text: e instanceof InstallerError ? e.message : `${file}: ${String(e)}` });
+    }
+  }
+  const wiredIn = new Set(statuses.filter((s) => s.status.wiring === 'full').map((s) => s.scope));
+  if (wiredIn.size === 0) {
+    const partial = statuses.filter((s) => s.status.wiring === 'partial');
+    if (partial.length === 0) f.push({ level: 'problem', text: `Buckler is not wired (run \`buckler hooks merge --harness ${installer.name}\`)` });
+    for (const p of partial) {
+      const missing = p.status.hooks.filter((h) => h.state !== 'wired').map((h) => h.event + (h.matcher === undefined ? '' : ` [${h.matcher}]`));
+      f.push({ level: 'problem', text: `${p.status.file}: wired for only some events; missing or changed: ${missing.join(', ')} (run \`buckler hooks merge\`)` });
+    }
+  }
+  for (const s of statuses) {
+    if (s.status.wiring === 'full') f.push({ level: 'ok', text: `wired for every event in ${s.status.file}` });
+    for (const c of s.status.commands) for (const p of c.problems) f.push({ level: 'problem', text: `${s.status.file}: the hook command cannot start: ${p}` });
+  }
+  const commands = new Set(statuses.flatMap((s) => s.status.commands.filter((c) => c.problems.length === 0).map((c) => c.command)));
+  for (const command of commands) f.push(selfTest(command, adapter, project, env));
+  f.push(...switchFindings(installer.offSwitches, values, wiredIn, files));
+  return report;
+}
+
+async function checkBuckler(io: CliIO): Promise<Finding[]> {
+  const out: Finding[] = [];
+  const ctx = processPathContext(io.env);
+  const paths = resolvePaths(ctx);
+  for (const name of ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL']) {
+    const v = io.env[name];
+    if (v !== undefined && v !== '' && v !== '0') {
+      out.push({ level: 'problem', text: `${name}=${v} is set in this environment: a harness started from here lets everything through` });
+    }
+  }
+  try {
+    const report = await loadPolicyReport(paths, { examples: true });
+    const errors = report.problems.filter((p) => p.severity === 'error');
+    for (const p of errors) out.push({ level: 'problem', text: `not loaded: ${formatProblem(p, (f) => f)}` });
+    if (errors.length === 0) out.push({ level: 'ok', text: `${report.policy.rules.length} rules active (tier ${report.policy.tier}) from ${report.files.length} pack files` });
+  } catch (e) {
+    out.push({ level: 'problem', text: `the policy cannot be loaded: ${e instanceof Error ? e.message : String(e)}` });
+  }
+  return out;
+}
+
+export async function doctor(io: CliIO, project: string): Promise<DoctorReport> {
+  const ctx = processPathContext(io.env);
+  const harnesses = Object.values(INSTALLERS).map((i) => checkHarness(i, ctx, project, io.env));
+  const buckler = await checkBuckler(io);
+  if (!harnesses.some((h) => h.found)) buckler.push({ level: 'problem', text: 'no supported harness found: nothing is guarded' });
+  const ok = [...harnesses.flatMap((h) => h.findings), ...buckler].every((x) => x.level !== 'problem');
+  return { ok, harnesses, buckler };
+}
+
+const MARK = { ok: '✓', info: '·', problem: '✗' } as const;
+
+export function renderDoctor(r: DoctorReport, color: boolean): string {
+  const paint = (level: Finding['level'], s: string): string =>
+    !color ? s : level === 'problem' ? `\x1b[31m${s}\x1b[0m` : level === 'ok' ? `\x1b[32m${s}\x1b[0m` : s;
+  const lines: string[] = [];
+  for (const h of r.harnesses) {
+    lines.push(`${h.title} (${h.harness})${h.version === null ? '' : ` ${h.version}`}`);
+    for (const x of h.findings) lines.push(`  ${paint(x.level, MARK[x.level])} ${x.text}`);
+  }
+  lines.push('Buckler');
+  for (const x of r.buckler) lines.push(`  ${paint(x.level, MARK[x.level])} ${x.text}`);
+  const problems = [...r.harnesses.flatMap((h) => h.findings), ...r.buckler].filter((x) => x.level === 'problem').length;
+  lines.push(problems === 0 ? 'ok: no problem found' : `${problems} problem${problems === 1 ? '' : 's'} found`);
+  return `${lines.join('\n')}\n`;
+}
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCommandArgs(
+    'doctor',
+    args,
+    { project: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    io,
+  );
+  if (!parsed) return 2;
+  const { values } = parsed;
+  if (values.help) {
+    io.out(DOCTOR_HELP);
+    return 0;
+  }
+  const project = path.resolve(io.cwd, (values.project as string | undefined) ?? '.');
+  const report = await doctor(io, project);
+  io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report, io.stdoutIsTTY));
+  return report.ok ? 0 : 1;
+}
