@@ -16,10 +16,11 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 export const HARNESS_SCOPES = {
   cursor: ['user', 'project'],
-  'claude-code': ['user', 'project', 'local'],
+  'claude-code': ['user', 'project', 'local', 'managed'],
 } as const;
 export type InstallableHarness = keyof typeof HARNESS_SCOPES;
-export type Scope = 'user' | 'project' | 'local';
+/** `managed`: the administrator's settings file, which project and user settings cannot switch off. */
+export type Scope = 'user' | 'project' | 'local' | 'managed';
 
 export interface Paths {
   /** Installed versions and the `current` pointer. */
@@ -163,6 +164,7 @@ export function harnessConfigFile(
     if (scope === 'user') return j(harnessHomeDir('claude-code', ctx), 'settings.json');
     if (scope === 'project') return j(ctx.project, '.claude', 'settings.json');
     if (scope === 'local') return j(ctx.project, '.claude', 'settings.local.json');
+    if (scope === 'managed') return harnessManagedFile('claude-code', ctx) as string;
   }
   throw new Error(`${harness} has no ${scope} scope`);
 }

@@ -136,11 +136,12 @@ describe('buckler doctor', () => {
     expect(d.problems.join('\n')).toMatch(/did not deny/);
   });
 
+  const managedFile = (): string => path.join(t, 'managed', 'etc', 'claude-code', 'managed-settings.json');
+
   it.each([
     ['user', (): string => settings()],
     ['project', (): string => path.join(project(), '.claude', 'settings.json')],
     ['local', (): string => path.join(project(), '.claude', 'settings.local.json')],
-    ['managed', (): string => path.join(t, 'managed', 'etc', 'claude-code', 'managed-settings.json')],
   ])('reports disableAllHooks in %s settings', (_scope, file) => {
     merge();
     edit(file(), (v) => {
@@ -148,7 +149,30 @@ describe('buckler doctor', () => {
     });
     const d = doctor();
     expect(d.status).toBe(1);
-    expect(d.problems).toContain(`${file()}: "disableAllHooks": true: Claude Code runs no hooks at all, Buckler included`);
+    expect(d.problems).toContain(`${file()}: "disableAllHooks": true: Claude Code runs no hooks from user, project or local settings, Buckler included`);
+  });
+
+  it('reports disableAllHooks in managed settings, even with Buckler wired there', () => {
+    merge('--scope', 'managed');
+    edit(managedFile(), (v) => {
+      v.disableAllHooks = true;
+    });
+    const d = doctor();
+    expect(d.status).toBe(1);
+    expect(d.problems).toContain(`${managedFile()}: "disableAllHooks": true: Claude Code runs no hooks at all, Buckler included`);
+  });
+
+  it('wired in managed settings, a project or local disableAllHooks does not switch Buckler off', () => {
+    merge('--scope', 'managed');
+    edit(path.join(project(), '.claude', 'settings.local.json'), (v) => {
+      v.disableAllHooks = true;
+    });
+    edit(managedFile(), (v) => {
+      v.allowManagedHooksOnly = true;
+    });
+    const d = doctor();
+    expect(d.problems).toEqual([]);
+    expect(d.status).toBe(0);
   });
 
   it('ignores disableAllHooks: false', () => {
@@ -161,8 +185,7 @@ describe('buckler doctor', () => {
 
   it('reports allowManagedHooksOnly in managed settings when Buckler is wired elsewhere', () => {
     merge();
-    const managed = path.join(t, 'managed', 'etc', 'claude-code', 'managed-settings.json');
-    edit(managed, (v) => {
+    edit(managedFile(), (v) => {
       v.allowManagedHooksOnly = true;
     });
     const d = doctor();

@@ -12,13 +12,13 @@ import path from 'node:path';
 import { getAdapter } from '../adapters/registry.ts';
 import type { Adapter, NativeReply } from '../adapters/adapter.ts';
 import { InstallerError } from '../installers/errors.ts';
-import type { HarnessInstaller, OffSwitch, SettingsScope } from '../installers/installer.ts';
+import type { HarnessInstaller, OffSwitch } from '../installers/installer.ts';
 import { readConfig } from '../installers/config-file.ts';
 import { INSTALLERS } from '../installers/registry.ts';
 import { readStatus, type ConfigStatus } from '../installers/status.ts';
 import { formatProblem } from '../packs/problems.ts';
 import { loadPolicyReport } from '../packs/runtime.ts';
-import { harnessConfigFile, harnessHomeDir, harnessManagedFile, resolvePaths, type PathContext } from '../paths.ts';
+import { harnessConfigFile, harnessHomeDir, resolvePaths, type PathContext, type Scope } from '../paths.ts';
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
 import { processPathContext } from './process-paths.ts';
@@ -62,13 +62,10 @@ export interface DoctorReport {
   buckler: Finding[];
 }
 
-type Scoped = { scope: SettingsScope; file: string };
+type Scoped = { scope: Scope; file: string };
 
 function settingsFiles(installer: HarnessInstaller, ctx: PathContext, project: string): Scoped[] {
-  const files: Scoped[] = installer.scopes.map((scope) => ({ scope, file: harnessConfigFile(installer.name, scope, { ...ctx, project }) }));
-  const managed = harnessManagedFile(installer.name, ctx);
-  if (managed !== null) files.push({ scope: 'managed', file: managed });
-  return files;
+  return installer.scopes.map((scope) => ({ scope, file: harnessConfigFile(installer.name, scope, { ...ctx, project }) }));
 }
 
 /** The harness CLI's version: the first x.y.z its `--version` prints, or null. */
@@ -131,7 +128,7 @@ export function selfTest(command: string, adapter: Adapter, cwd: string, env: Cl
   return { level: 'ok', text: `${name}: denies as it should` };
 }
 
-function switchFindings(switches: readonly OffSwitch[], values: Map<SettingsScope, Record<string, unknown>>, wiredIn: Set<SettingsScope>, files: Scoped[]): Finding[] {
+function switchFindings(switches: readonly OffSwitch[], values: Map<Scope, Record<string, unknown>>, wiredIn: Set<Scope>, files: Scoped[]): Finding[] {
   const out: Finding[] = [];
   for (const sw of switches) {
     if (sw.unlessWiredIn?.some((s) => wiredIn.has(s))) continue;
@@ -165,8 +162,8 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
     } else f.push({ level: 'ok', text: `version ${report.version} (protocol checked against ${verified})` });
   }
   const files = settingsFiles(installer, ctx, project);
-  const values = new Map<SettingsScope, Record<string, unknown>>();
-  const statuses: { scope: SettingsScope; status: ConfigStatus }[] = [];
+  const values = new Map<Scope, Record<string, unknown>>();
+  const statuses: { scope: Scope; status: ConfigStatus }[] = [];
   for (const { scope, file } of files) {
     try {
       const snap = readConfig(file);

@@ -333,3 +333,39 @@ describe('usage errors exit 2', () => {
     expect(r.stdout).toContain('Usage: buckler hooks merge|strip|status');
   });
 });
+
+describe('buckler hooks --scope managed (claude-code)', () => {
+  // BUCKLER_MANAGED_ROOT keeps the administrator's file inside the test's directory.
+  const env = (): Record<string, string> => ({ BUCKLER_MANAGED_ROOT: path.join(home, 'root') });
+  const managedFile = (): string => path.join(home, 'root', 'etc', 'claude-code', 'managed-settings.json');
+
+  it('merges into the managed settings file, keeps what the administrator had, and strips back to it', () => {
+    fs.mkdirSync(path.dirname(managedFile()), { recursive: true });
+    const admin = '{\n  "permissions": {\n    "deny": ["WebFetch"]\n  }\n}\n';
+    fs.writeFileSync(managedFile(), admin);
+    const r = buckler(['merge', '--harness', 'claude-code', '--scope', 'managed'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const value = JSON.parse(fs.readFileSync(managedFile(), 'utf8'));
+    expect(value.permissions).toEqual({ deny: ['WebFetch'] });
+    expect(value.hooks.PreToolUse[0].hooks[0].command).toBe(DEFAULT_CMD('claude-code'));
+    expect(buckler(['status', '--harness', 'claude-code', '--scope', 'managed'], { env: env() }).code).toBe(0);
+    expect(fs.existsSync(claudeFile())).toBe(false);
+    expect(buckler(['strip', '--harness', 'claude-code', '--scope', 'managed'], { env: env() }).code).toBe(0);
+    expect(fs.readFileSync(managedFile(), 'utf8')).toBe(admin);
+  });
+
+  it('is a Claude Code scope only', () => {
+    const r = buckler(['merge', '--harness', 'cursor', '--scope', 'managed'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--scope managed: cursor has only user, project');
+  });
+
+  it('with --harness all, wires only the harnesses that have a managed scope', () => {
+    fs.mkdirSync(path.join(home, '.cursor'));
+    fs.mkdirSync(path.join(home, '.claude'));
+    const r = buckler(['merge', '--harness', 'all', '--scope', 'managed'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.existsSync(managedFile())).toBe(true);
+    expect(fs.existsSync(cursorFile())).toBe(false);
+  });
+});

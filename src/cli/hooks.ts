@@ -39,7 +39,8 @@ export const HELP = `Usage: buckler hooks merge|strip|status [options]
 
 Options:
   --harness NAME   cursor (default), claude-code, or all (every harness whose home directory exists)
-  --scope SCOPE    user (default), project, or local (claude-code only)
+  --scope SCOPE    user (default), project, local (claude-code only), or managed (claude-code:
+                   the administrator's managed settings, which project settings cannot switch off)
   --project DIR    project directory for --scope project|local (default: the current directory)
   --command CMD    how hooks start Buckler, without --driver (default: this node and this bundle,
                    by absolute path); Buckler appends --driver <harness>
@@ -110,7 +111,9 @@ function parseArgs(args: string[], cwd: string): Options | 'help' {
   if (harness !== 'all' && installerFor(harness) === undefined) {
     throw new UsageError(`--harness ${harness}: expected ${Object.keys(INSTALLERS).join(', ')} or all`);
   }
-  if (scope !== 'user' && scope !== 'project' && scope !== 'local') throw new UsageError(`--scope ${scope}: expected user, project or local`);
+  if (scope !== 'user' && scope !== 'project' && scope !== 'local' && scope !== 'managed') {
+    throw new UsageError(`--scope ${scope}: expected user, project, local or managed`);
+  }
   if (harness !== 'all' && !(HARNESS_SCOPES[harness as InstallableHarness] as readonly string[]).includes(scope)) {
     throw new UsageError(`--scope ${scope}: ${harness} has only ${HARNESS_SCOPES[harness as InstallableHarness].join(', ')}`);
   }

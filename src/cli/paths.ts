@@ -25,7 +25,7 @@ export interface PathsReport {
   builtinPacks: string;
   harnesses: {
     cursor: { home: string; user: string; project: string };
-    'claude-code': { home: string; user: string; project: string; local: string };
+    'claude-code': { home: string; user: string; project: string; local: string; managed: string };
   };
   /** Variables that were set but ignored (not absolute paths). */
   ignored: string[];
@@ -48,6 +48,7 @@ export function pathsReport(ctx: PathContext, project: string, packsDir: string)
         user: harnessConfigFile('claude-code', 'user', hc),
         project: harnessConfigFile('claude-code', 'project', hc),
         local: harnessConfigFile('claude-code', 'local', hc),
+        managed: harnessConfigFile('claude-code', 'managed', hc),
       },
     },
     ignored: ignoredVariables(ctx),
@@ -76,6 +77,7 @@ export function renderPaths(r: PathsReport): string {
     ['claude-code (user)', cc.user],
     ['claude-code (project)', cc.project],
     ['claude-code (local)', cc.local],
+    ['claude-code (managed)', cc.managed],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}\n`).join('');

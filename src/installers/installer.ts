@@ -44,21 +44,18 @@ export interface FoundHook {
   asWanted: boolean;
 }
 
-/** A settings file scope, or the administrator's managed settings ('managed'). */
-export type SettingsScope = Scope | 'managed';
-
 /**
  * A harness setting that silently switches hooks off: a top-level key in one of its settings
  * files and the value that does it. `buckler doctor` reports each one it finds.
  */
 export interface OffSwitch {
-  scopes: readonly SettingsScope[];
+  scopes: readonly Scope[];
   key: string;
   value: string | number | boolean;
   /** What the setting does, for the person. */
   effect: string;
   /** Harmless when Buckler is wired in one of these scopes. */
-  unlessWiredIn?: readonly SettingsScope[];
+  unlessWiredIn?: readonly Scope[];
 }
 
 export interface HarnessInstaller {

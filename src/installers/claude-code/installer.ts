@@ -138,10 +138,18 @@ export const claudeCodeInstaller: HarnessInstaller = {
   cli: { bin: 'claude', versionArgs: ['--version'] },
   // Claude Code 2.1.332's settings schema: `disableAllHooks` "Disable all hooks and statusLine
   // execution" in any settings file; `allowManagedHooksOnly` "When true (and set in managed
-  // settings), only hooks from managed settings … run".
+  // settings), only hooks from managed settings … run". Seen in the real client (2026-12-01):
+  // `disableAllHooks` in user, project or local settings leaves managed hooks running.
   offSwitches: [
     {
-      scopes: ['user', 'project', 'local', 'managed'],
+      scopes: ['user', 'project', 'local'],
+      key: 'disableAllHooks',
+      value: true,
+      effect: 'Claude Code runs no hooks from user, project or local settings, Buckler included',
+      unlessWiredIn: ['managed'],
+    },
+    {
+      scopes: ['managed'],
       key: 'disableAllHooks',
       value: true,
       effect: 'Claude Code runs no hooks at all, Buckler included',
