@@ -12,6 +12,7 @@ import { evaluate } from '../core/evaluate.ts';
 import { parsePolicyInput } from '../core/input.ts';
 import { TIERS, type Tier } from '../core/policy.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
+import { writeFileAtomic } from '../files/atomic.ts';
 import { recordDecision } from './audit.ts';
 import { processPaths } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
@@ -60,18 +61,6 @@ export function checkTier(command: string, tier: string | undefined, io: CliIO):
   return null;
 }
 
-
-/** Writes next to the target and renames, so a reader never sees half a file. */
-export function writeFileAtomic(file: string, text: string): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${Math.random().toString(36).slice(2)}.tmp`);
-  fs.writeFileSync(tmp, text);
-  try {
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-}
 
 export async function run(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCommandArgs(

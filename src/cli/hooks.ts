@@ -16,7 +16,7 @@ import {
   type PathContext,
   type Scope,
 } from '../paths.ts';
-import { applyPlan } from '../installers/apply.ts';
+import { planAndApply } from '../installers/apply.ts';
 import { InstallerError } from '../installers/errors.ts';
 import type { HarnessInstaller } from '../installers/installer.ts';
 import { commandFor, defaultLaunchPrefix } from '../installers/launch.ts';
@@ -186,15 +186,16 @@ function runEdit(opts: Options, list: Target[], ctx: PathContext, io: CliIO): nu
   const results: Record<string, unknown>[] = [];
   for (const t of list) {
     try {
-      let plan: Plan;
+      let makePlan: () => Plan;
       if (opts.action === 'merge') {
         const command = commandOf(opts, t.installer.name, ctx);
         checkRunnable(command);
-        plan = readMergePlan(t.installer, t.file, command);
+        makePlan = () => readMergePlan(t.installer, t.file, command);
       } else {
-        plan = readStripPlan(t.installer, t.file);
+        makePlan = () => readStripPlan(t.installer, t.file);
       }
-      if (!opts.dryRun) applyPlan(plan);
+      // Written: planned from the bytes read under the config's lock (installers/apply.ts).
+      const plan = opts.dryRun ? makePlan() : planAndApply(t.file, makePlan);
       if (opts.json) results.push({ ...planJson(plan, opts.dryRun), scope: opts.scope });
       else io.out(renderPlan(plan, opts.dryRun));
     } catch (e) {

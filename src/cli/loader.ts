@@ -20,6 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
+import { writeFileAtomic } from '../files/atomic.ts';
 
 interface MainModule {
   start(): void;
@@ -50,16 +51,10 @@ function readCache(): Buffer | undefined {
 }
 
 function writeCache(script: vm.Script): void {
-  const tmp = `${cacheFile}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o644 });
-    fs.renameSync(tmp, cacheFile);
+    writeFileAtomic(cacheFile, script.createCachedData(), { mode: 0o644 });
   } catch {
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      /* never created */
-    }
+    /* no cache this time: the next run compiles again */
   }
 }
 

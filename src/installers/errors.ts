@@ -4,6 +4,7 @@ export type InstallerErrorCode =
   | 'unreadable' // could not be read (permissions, a directory, a dangling symlink, …)
   | 'unwritable' // could not be written; nothing was changed
   | 'changed' // the file changed while Buckler was editing it; nothing was written
+  | 'locked' // another Buckler process held the file's lock too long; nothing was written
   | 'refused' // Buckler would not write this (a hook command that cannot start)
   | 'usage'; // bad option or argument
 

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CompiledPolicy, Tier } from '../core/policy.ts';
+import { writeFileAtomic } from '../files/atomic.ts';
 import { builtinPacksDir, compilerStampFile, type Paths } from '../paths.ts';
 import { cacheFileName, cacheRecordText, readCacheRecord, stampOf, type FileState, type StampParts } from './cache.ts';
 import type { BucklerConfig } from './config.ts';
@@ -119,19 +120,13 @@ function readCache(file: string, stamp: string): LoadedPolicy | null {
   return hit && { ...hit, cached: true };
 }
 
-/** Atomic: a reader sees the old record or the new one, never part of one. */
+/** Atomic (files/atomic.ts): a reader sees the old record or the new one, never part of one. */
 function writeCache(dir: string, file: string, text: string): void {
-  const tmp = `${file}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(tmp, text, { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, text, { mode: 0o600 });
   } catch {
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      /* never created */
-    }
+    /* no cache this time: the next hook compiles again */
   }
 }
 
