@@ -176,6 +176,56 @@ describe('buckler hooks merge (cursor)', () => {
     }
   });
 
+  it('a read-only (0444) config in a writable directory is refused, whoever runs Buckler (root included)', () => {
+    fs.mkdirSync(path.join(home, '.cursor'));
+    fs.writeFileSync(cursorFile(), theirs, { mode: 0o444 });
+    fs.chmodSync(cursorFile(), 0o444);
+    const r = buckler(['merge']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`buckler hooks: ${cursorFile()}: is read-only (mode 0444)`);
+    expect(r.stderr).toContain('nothing changed');
+    expect(fs.readFileSync(cursorFile(), 'utf8')).toBe(theirs);
+    expect(fs.statSync(cursorFile()).mode & 0o777).toBe(0o444);
+    expect(listing(path.join(home, '.cursor'))).toEqual(['hooks.json']);
+    // strip too: wired while writable, then made read-only.
+    fs.chmodSync(cursorFile(), 0o644);
+    expect(buckler(['merge']).code).toBe(0);
+    fs.chmodSync(cursorFile(), 0o444);
+    const wired = fs.readFileSync(cursorFile());
+    const s = buckler(['strip']);
+    expect(s.code).toBe(1);
+    expect(s.stderr).toContain('is read-only (mode 0444)');
+    expect(fs.readFileSync(cursorFile()).equals(wired)).toBe(true);
+  });
+
+  it.each([
+    ['arrays', (n: number) => `{"version":1,"hooks":{"stop":${'['.repeat(n)}${']'.repeat(n)}}}`],
+    ['objects', (n: number) => `{"version":1,"x":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}`],
+  ])('a config nested 100 000 deep (%s): an error naming the file, exit 1, left byte for byte', (_kind, make) => {
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const deep = make(100_000);
+    fs.writeFileSync(cursorFile(), deep);
+    for (const action of ['merge', 'strip', 'status']) {
+      const r = buckler([action]);
+      expect(r.code, action).toBe(1);
+      expect(r.stderr, action).toContain(`buckler hooks: ${cursorFile()}: nests more than 256 levels deep`);
+      expect(r.stderr).not.toMatch(/call stack/i);
+    }
+    expect(fs.readFileSync(cursorFile(), 'utf8')).toBe(deep);
+    expect(listing(path.join(home, '.cursor'))).toEqual(['hooks.json']);
+  });
+
+  it('a lock left by a killed merge (its process is gone) does not stop the next one', () => {
+    fs.mkdirSync(path.join(home, '.cursor'));
+    fs.writeFileSync(cursorFile(), theirs);
+    const dead = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+    fs.writeFileSync(`${cursorFile()}.buckler-lock`, JSON.stringify({ pid: dead, host: os.hostname(), at: Date.now(), token: 'x' }));
+    const r = buckler(['merge']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(cursorFile(), 'utf8')).toContain('--driver cursor');
+    expect(listing(path.join(home, '.cursor'))).toEqual(['hooks.json', 'hooks.json.buckler-backup']);
+  });
+
   it('refuses to wire a command that cannot start', () => {
     const r = buckler(['merge', '--command', `'${home}/missing/buckler'`]);
     expect(r.code).toBe(1);

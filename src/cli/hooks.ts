@@ -171,14 +171,15 @@ function checkRunnable(command: string): void {
   }
 }
 
-function report(io: CliIO, e: unknown): Record<string, unknown> {
+/** Says what went wrong, naming the file even for an error no installer foresaw. */
+function report(io: CliIO, e: unknown, file: string | null = null): Record<string, unknown> {
   if (e instanceof InstallerError) {
     io.err(`buckler hooks: ${e.message}\n`);
     return { code: e.code, file: e.file, message: e.message };
   }
-  const message = e instanceof Error ? e.message : String(e);
+  const message = `${file === null ? '' : `${file}: `}unexpected error (${e instanceof Error ? e.message : String(e)})`;
   io.err(`buckler hooks: ${message}\n`);
-  return { code: 'internal', file: null, message };
+  return { code: 'internal', file, message };
 }
 
 function runEdit(opts: Options, list: Target[], ctx: PathContext, io: CliIO): number {
@@ -200,7 +201,7 @@ function runEdit(opts: Options, list: Target[], ctx: PathContext, io: CliIO): nu
       else io.out(renderPlan(plan, opts.dryRun));
     } catch (e) {
       code = e instanceof InstallerError && e.code === 'usage' ? 2 : 1;
-      results.push({ harness: t.installer.name, scope: opts.scope, file: t.file, error: report(io, e) });
+      results.push({ harness: t.installer.name, scope: opts.scope, file: t.file, error: report(io, e, t.file) });
     }
   }
   if (opts.json) io.out(`${JSON.stringify({ action: opts.action, dry_run: opts.dryRun, results }, null, 2)}\n`);
@@ -229,7 +230,7 @@ function runStatus(opts: Options, list: Target[], ctx: PathContext, io: CliIO): 
         report(io, e);
         return 2;
       }
-      results.push({ harness: t.installer.name, scope: opts.scope, file: t.file, error: report(io, e) });
+      results.push({ harness: t.installer.name, scope: opts.scope, file: t.file, error: report(io, e, t.file) });
     }
   }
   if (opts.json) io.out(`${JSON.stringify({ action: 'status', ok, results }, null, 2)}\n`);

@@ -2,7 +2,7 @@
  * A lock file beside a file Buckler edits, so that Buckler processes edit it one at a time.
  *
  * Taken by creating `<file>.buckler-lock` with O_CREAT|O_EXCL (exactly one process succeeds) and
- * writing the owner into it: `{"pid":…,"host":…,"at":…}`. A lock is stale, and is broken, when
+ * writing the owner into it: `{"pid":…,"host":…,"at":…,"token":…}`. A lock is stale, and is broken, when
  * - its owner ran on this host and that process no longer exists (a killed `hooks merge`), or
  * - it is older than `staleMs` (30 s): a holder keeps it for milliseconds, so an older lock
  *   belongs to a hung process or to a reused pid, or
@@ -10,7 +10,8 @@
  *   `graceMs` (5 s): a live owner fills it in within microseconds of creating it.
  * Breaking renames the lock to a unique name first and checks it moved the very file it judged
  * stale (same inode), so two processes breaking the same stale lock cannot remove each other's
- * fresh one. Release removes the lock only while it is still the one this process created.
+ * fresh one. Release removes the lock only while it still holds the bytes this process wrote
+ * (its random token included).
  *
  * What a lock file cannot do: stop a program that does not take it (an editor). Callers that
  * replace a file compare it again immediately before the rename (see installers/apply.ts).
@@ -90,6 +91,8 @@ interface Seen {
   ino: number;
   dev: number;
   ageMs: number;
+  /** The lock's bytes ('' when empty or unreadable). */
+  text: string;
   owner: LockOwner | null;
 }
 
@@ -101,22 +104,22 @@ function look(file: string): Seen | null {
   } catch {
     return null;
   }
-  let owner: LockOwner | null = null;
+  let text = '';
   if (st.isFile() && st.size > 0 && st.size < 4096) {
     try {
       const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
       try {
         const buf = Buffer.alloc(st.size);
         const n = fs.readSync(fd, buf, 0, st.size, 0);
-        owner = parseOwner(buf.subarray(0, n).toString('utf8'));
+        text = buf.subarray(0, n).toString('utf8');
       } finally {
         fs.closeSync(fd);
       }
     } catch {
-      owner = null;
+      text = '';
     }
   }
-  return { ino: st.ino, dev: st.dev, ageMs: Date.now() - st.mtimeMs, owner };
+  return { ino: st.ino, dev: st.dev, ageMs: Date.now() - st.mtimeMs, text, owner: parseOwner(text) };
 }
 
 /** The stale-lock rule (see the header). */
@@ -137,13 +140,10 @@ function breakLock(file: string, judged: Seen): void {
   } catch {
     return; // gone already: someone else broke or released it
   }
-  let moved: fs.Stats | null = null;
-  try {
-    moved = fs.lstatSync(aside);
-  } catch {
-    /* cannot tell: treat as not ours to remove */
-  }
-  if (moved === null || moved.ino !== judged.ino || moved.dev !== judged.dev) {
+  const moved = look(aside);
+  // Same inode and same bytes: the very lock judged stale (an inode number alone can be reused
+  // at once by a new lock; the bytes carry the owner's pid, time and a random token).
+  if (moved === null || moved.ino !== judged.ino || moved.dev !== judged.dev || moved.text !== judged.text) {
     // A fresh lock took the stale one's place between looking and renaming: put it back
     // (link fails if yet another lock is there now, which then stays).
     try {
@@ -173,13 +173,9 @@ function tryCreate(file: string, owner: LockOwner): HeldLock | null {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return null;
     throw e;
   }
-  let ino: number;
-  let dev: number;
+  const text = JSON.stringify({ ...owner, token: Math.random().toString(36).slice(2, 12) });
   try {
-    fs.writeSync(fd, JSON.stringify(owner));
-    const st = fs.fstatSync(fd);
-    ino = st.ino;
-    dev = st.dev;
+    fs.writeSync(fd, text);
   } catch (e) {
     fs.closeSync(fd);
     fs.rmSync(file, { force: true });
@@ -193,8 +189,7 @@ function tryCreate(file: string, owner: LockOwner): HeldLock | null {
       if (released) return;
       released = true;
       try {
-        const st = fs.lstatSync(file);
-        if (st.ino === ino && st.dev === dev) fs.unlinkSync(file);
+        if (look(file)?.text === text) fs.unlinkSync(file);
       } catch {
         /* gone: broken as stale by someone else, nothing to release */
       }

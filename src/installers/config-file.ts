@@ -42,6 +42,36 @@ export function writeTarget(file: string): string {
   }
 }
 
+/**
+ * Deepest nesting Buckler edits. Harness configs nest a handful of levels; a deeper file is not
+ * one of them, and walking it (comparing, serialising) would exhaust the stack.
+ */
+export const MAX_DEPTH = 256;
+
+/** The deepest nesting of `[`/`{` in a JSON text (strings skipped), stopping early past `limit`. */
+export function jsonDepth(text: string, limit = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return max;
+}
+
 /** Parses config bytes; throws InstallerError('malformed') naming `file`. */
 export function parseConfigBytes(file: string, bytes: Buffer): { value: unknown; style: JsonStyle } {
   let text: string;
@@ -53,6 +83,9 @@ export function parseConfigBytes(file: string, bytes: Buffer): { value: unknown;
   const bom = text.startsWith('\uFEFF');
   if (bom) text = text.slice(1);
   if (text.trim() === '') throw new InstallerError('malformed', file, 'is empty, not a JSON object; left unchanged');
+  if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) {
+    throw new InstallerError('malformed', file, `nests more than ${MAX_DEPTH} levels deep, which no harness config does; left unchanged`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
