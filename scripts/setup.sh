@@ -341,7 +341,48 @@ bk_require_npm() {
   command -v npm >/dev/null 2>&1 || bk_die "npm is not on PATH (it comes with Node.js); it is needed to $1"
 }
 
+# The lock: a directory (mkdir is atomic: one run wins) holding `owner`: "<pid> <host> <epoch>".
+# A lock is stale, and is removed with a warning, when its owner ran on this host and is gone (a
+# killed run), when it is older than BK_LOCK_STALE_MINUTES (a run takes minutes; an older lock
+# belongs to a hung run or a reused pid), or when it records no owner and is over a minute old
+# (killed between mkdir and writing the owner, or left by an older setup.sh).
 BK_LOCK=
+BK_LOCK_STALE_MINUTES=120
+
+# Whether process $1 exists (kill -0 fails for another user's process too; ps then tells).
+bk_pid_alive() {
+  kill -0 "$1" 2>/dev/null && return 0
+  ps -p "$1" >/dev/null 2>&1
+}
+
+# Prints why the lock directory $1 is stale; prints nothing when its owner may still be running.
+bk_lock_stale() {
+  local lock=$1 pid='' host='' at=''
+  if [[ ! -f $lock/owner ]]; then
+    [[ -z $(find "$lock" -maxdepth 0 -mmin +1 2>/dev/null) ]] || printf 'it names no owner and is over a minute old'
+    return 0
+  fi
+  read -r pid host at <"$lock/owner" || true
+  if [[ -n $(find "$lock/owner" -mmin +"$BK_LOCK_STALE_MINUTES" 2>/dev/null) ]]; then
+    printf 'it is over %s minutes old' "$BK_LOCK_STALE_MINUTES"
+  elif [[ ! $pid =~ ^[0-9]+$ ]]; then
+    [[ -z $(find "$lock/owner" -mmin +1 2>/dev/null) ]] || printf 'its owner file is unreadable and over a minute old'
+  elif [[ $host == "$(uname -n)" ]] && ! bk_pid_alive "$pid"; then
+    printf 'process %s that took it is gone' "$pid"
+  fi
+}
+
+# Removes the stale lock $1 whose owner file read $2: renamed aside first, and put back when it
+# turns out to be a newer lock that took the stale one's place meanwhile.
+bk_lock_break() {
+  local lock=$1 judged=$2 aside="$1.stale-$$"
+  mv "$lock" "$aside" 2>/dev/null || return 0
+  if [[ $(cat "$aside/owner" 2>/dev/null) != "$judged" && ! -e $lock ]]; then
+    mv "$aside" "$lock" 2>/dev/null || true
+  fi
+  rm -rf "$aside"
+}
+
 bk_lock() {
   # Which of the data home's directories are new, before mkdir makes them exist.
   local probe=$BK_DATA_HOME d
@@ -351,11 +392,18 @@ bk_lock() {
     probe=${probe%/*}
   done
   mkdir -p "$BK_DATA_HOME"
-  BK_LOCK="$BK_DATA_HOME/.setup-lock"
-  if ! mkdir "$BK_LOCK" 2>/dev/null; then
-    BK_LOCK=
-    bk_die "another setup.sh is running (lock $BK_DATA_HOME/.setup-lock). If none is, remove that directory and retry."
-  fi
+  local lock="$BK_DATA_HOME/.setup-lock" why owner tries=0
+  until mkdir "$lock" 2>/dev/null; do
+    owner=$(cat "$lock/owner" 2>/dev/null || true)
+    why=$(bk_lock_stale "$lock")
+    if [[ -z $why ]] || ((++tries > 3)); then
+      bk_die "another setup.sh is running (lock $lock${owner:+, held by process ${owner%% *}}). If none is, remove that directory and retry."
+    fi
+    bk_warn "removing the stale lock $lock: $why"
+    bk_lock_break "$lock" "$owner"
+  done
+  BK_LOCK=$lock
+  printf '%s %s %s\n' "$$" "$(uname -n)" "$(date +%s)" >"$BK_LOCK/owner"
   for d in ${missing[@]+"${missing[@]}"}; do
     bk_state_add created "$d"
     BK_NEW_DIRS="$d
@@ -363,12 +411,20 @@ $BK_NEW_DIRS"
   done
 }
 
+# Releases the lock (if this run holds it).
+bk_unlock() {
+  [[ -n $BK_LOCK ]] || return 0
+  rm -f "$BK_LOCK/owner"
+  rmdir "$BK_LOCK" 2>/dev/null || true
+  BK_LOCK=
+}
+
 # Directories this run created for the data home, innermost first (see bk_cleanup).
 BK_NEW_DIRS=
 BK_TMP=
 bk_cleanup() {
   [[ -z $BK_TMP ]] || rm -rf "$BK_TMP"
-  [[ -z $BK_LOCK ]] || rmdir "$BK_LOCK" 2>/dev/null || true
+  bk_unlock
   # A first install that failed before `current` existed leaves nothing behind.
   if [[ -n $BK_NEW_DIRS && ! -e $BK_CURRENT && ! -L $BK_CURRENT ]]; then
     rm -rf "$BK_VERSIONS_DIR"
@@ -831,7 +887,7 @@ cmd_uninstall() {
     [[ ! -e $BK_AUDIT_LOG ]] || bk_say "kept the audit log $BK_AUDIT_LOG (uninstall --purge-config removes it)"
   fi
   # Only directories that are now empty; never anything of the person's.
-  rmdir "$BK_LOCK" 2>/dev/null && BK_LOCK=
+  bk_unlock
   rmdir "$BK_DATA_HOME" "$BK_STATE_HOME" "$BK_CONFIG_HOME" 2>/dev/null || true
   # Directories setup.sh created (innermost first), when nothing else has moved in.
   local d
