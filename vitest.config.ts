@@ -3,15 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// Tests (and the commands they spawn, which inherit the environment) keep the compiled-pack
-// cache and other state in a throw-away directory, never in the real ~/.local/state.
-const stateHome = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-test-state-'));
+// Every test process, and every command a test spawns with the inherited environment, finds
+// HOME and all of Buckler's locations (src/paths.ts's variables, the harnesses' own) inside one
+// throw-away directory, never the developer's real home: src/test-home.env.testing.ts sets them
+// in each test process before any test file loads. src/test-home.setup.testing.ts checks after
+// the run that nothing in the real home changed; src/test-home.test.ts checks the sandbox.
+const sandbox = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-test-sandbox-')));
+process.env.BUCKLER_TEST_SANDBOX = sandbox;
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
-    env: { BUCKLER_STATE_HOME: stateHome },
+    globalSetup: ['src/test-home.setup.testing.ts'],
+    setupFiles: ['src/test-home.env.testing.ts'],
+    env: { BUCKLER_TEST_SANDBOX: sandbox },
   },
 });

@@ -11,6 +11,7 @@ import type { LoadedPolicy } from '../packs/runtime.ts';
 import { outputOf } from '../adapters/testing.ts';
 import { handleHook, replyText, runDriver, type DriverDeps } from './driver.ts';
 import type { CliIO } from './io.ts';
+import { testEnv } from '../test-home.testing.ts';
 
 const POLICY: CompiledPolicy = {
   policy_format: 1,
@@ -229,7 +230,8 @@ describe('the operator bypass', () => {
 describe('stderr', () => {
   it('a stderr that cannot be written does not change the reply', async () => {
     const io = {
-      env: {},
+      // The real loader runs (it reads the config to know whether to audit): sandbox locations.
+      env: testEnv(),
       readStdin: () => Buffer.from(''),
       err: () => {
         throw new Error('EPIPE');
@@ -243,7 +245,7 @@ describe('runDriver', () => {
   it('prints with one write and returns the reply exit code', async () => {
     const writes: string[] = [];
     const io: CliIO = {
-      env: { BUCKLER_DRIVER: 'claude-code' },
+      env: { ...testEnv(), BUCKLER_DRIVER: 'claude-code' },
       cwd: '/',
       stdoutIsTTY: false,
       stdinIsTTY: false,

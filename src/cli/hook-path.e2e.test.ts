@@ -1,25 +1,25 @@
 /**
  * The hook path, as users run it (the built bundle, spawned): with a warm compiled-pack cache it
  * loads neither the YAML nor the TOML parser; with a cold cache it does (which shows the tracer
- * sees them), and then warms the cache for the next call.
+ * sees them), and then warms the cache for the next call. Each case starts from its own empty
+ * state directory and warms it itself when it needs a warm cache: cases run alone or in any order.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt } from './build.testing.ts';
 
 let bundle: string;
+let shared: string;
 let root: string;
 let tracer: string;
 
 beforeAll(() => {
   bundle = ensureBuilt();
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-hookpath-'));
-  fs.mkdirSync(path.join(root, 'config', 'rules.d'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'config', 'config.toml'), '[core]\ntier = "baseline"\n');
-  tracer = path.join(root, 'trace.cjs');
+  shared = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-hookpath-'));
+  tracer = path.join(shared, 'trace.cjs');
   // Records every module name require()d, including node_modules packages the bundle leaves external.
   fs.writeFileSync(
     tracer,
@@ -31,7 +31,15 @@ process.on('exit', () => require('fs').writeFileSync(process.env.TRACE_OUT, JSON
 `,
   );
 });
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(shared, { recursive: true, force: true }));
+
+// A home of its own for each case: config, rules and a cold (empty) state directory.
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(shared, 'case-'));
+  fs.mkdirSync(path.join(root, 'config', 'rules.d'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'config', 'config.toml'), '[core]\ntier = "baseline"\n');
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 function hook(payload: object): { stdout: string; loaded: string[] } {
   const out = path.join(root, `trace-${Math.random().toString(36).slice(2)}.json`);
@@ -55,6 +63,7 @@ const allow = { ...deny, command: 'ls -la' };
 
 describe('hook path and the compiled-pack cache', () => {
   it('cold: compiles with the YAML and TOML parsers, and answers', () => {
+    expect(fs.existsSync(path.join(root, 'state'))).toBe(false);
     const cold = hook(deny);
     expect(JSON.parse(cold.stdout)).toMatchObject({ permission: 'deny' });
     expect(cold.loaded).toContain('js-yaml');
@@ -66,6 +75,7 @@ describe('hook path and the compiled-pack cache', () => {
     ['deny', deny],
     ['allow', allow],
   ])('warm (%s): neither parser is loaded, same answer', (what, payload) => {
+    expect(hook(deny).loaded).toContain('js-yaml'); // this case's own cold call warms the cache
     const warm = hook(payload);
     expect(warm.loaded).not.toContain('js-yaml');
     expect(warm.loaded).not.toContain('smol-toml');
@@ -74,6 +84,8 @@ describe('hook path and the compiled-pack cache', () => {
   });
 
   it('a user pack added after warming is seen (and recompiled) at once', () => {
+    hook(allow);
+    expect(hook(allow).loaded).not.toContain('js-yaml');
     fs.writeFileSync(
       path.join(root, 'config', 'rules.d', 'no-ls.yaml'),
       `pack: no-ls

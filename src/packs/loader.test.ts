@@ -104,18 +104,19 @@ ${GOOD_RULE}`,
     ['examples: { matches: [x] }', 'examples', 'unknown examples field "matches"'],
     ['examples: { match: [{ cmd: x }] }', 'examples', 'unknown example field "cmd"'],
   ])('%s', async (line, field, message) => {
-    const file = write(
-      path.join(packsDir, 'p.yaml'),
-      `rules:\n  - id: r\n    action: deny\n    ${line.startsWith('trigger') ? 'description: x' : 'trigger: pre_shell_exec'}\n    ${line}\n`,
-    );
+    // The bad field sits between two good ones, so the line reported must be its own.
+    const text = `rules:\n  - id: r\n    action: deny\n    ${line}\n    ${line.startsWith('trigger') ? 'description: x' : 'trigger: pre_shell_exec'}\n`;
+    const file = write(path.join(packsDir, 'p.yaml'), text);
     const r = await load();
     const p = r.problems.find((x) => x.severity === 'error');
     expect(p, JSON.stringify(r.problems)).toBeDefined();
     expect(p!.file).toBe(file);
     expect(p!.rule).toBe('p/r');
-    expect(p!.line).toBe(5);
     expect(p!.message).toContain(message);
-    expect(field).toBeTruthy();
+    // The problem points at the line that holds `field:` in the file.
+    const fieldLine = text.split('\n').findIndex((l) => l.trimStart().startsWith(`${field}:`)) + 1;
+    expect(fieldLine).toBe(4);
+    expect(p!.line).toBe(fieldLine);
     expect(r.policy.rules).toEqual([]);
   });
 
