@@ -61,6 +61,11 @@ describe('acquireLock', () => {
     expect(() => acquireLock(lock, FAST)).toThrow(LockBusyError);
   });
 
+  it('a lock dated far in the future (planted) does not stay young forever', () => {
+    plant({ pid: process.ppid, host: os.hostname(), at: Date.now() }, -120_000);
+    acquireLock(lock, FAST).release();
+  });
+
   it('a lock from another host is judged by age alone', () => {
     plant({ pid: deadPid(), host: 'elsewhere', at: Date.now() });
     expect(() => acquireLock(lock, FAST)).toThrow(LockBusyError);
@@ -116,6 +121,8 @@ describe('isStale', () => {
     ['other host, old', { ageMs: 31_000, owner: { pid: 2, host: 'there', at: 0 } }, true],
     ['no owner, young', { ageMs: 4_000, owner: null }, false],
     ['no owner, past grace', { ageMs: 6_000, owner: null }, true],
+    ['live owner, dated 60 s ahead', { ageMs: -60_000, owner: { pid: 1, host: 'here', at: 0 } }, true],
+    ['live owner, dated 1 s ahead (clock skew)', { ageMs: -1_000, owner: { pid: 1, host: 'here', at: 0 } }, false],
   ])('%s', (_name, seen, stale) => {
     expect(isStale(seen, rule)).toBe(stale);
   });

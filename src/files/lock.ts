@@ -5,7 +5,8 @@
  * writing the owner into it: `{"pid":…,"host":…,"at":…,"token":…}`. A lock is stale, and is broken, when
  * - its owner ran on this host and that process no longer exists (a killed `hooks merge`), or
  * - it is older than `staleMs` (30 s): a holder keeps it for milliseconds, so an older lock
- *   belongs to a hung process or to a reused pid, or
+ *   belongs to a hung process or to a reused pid (a modification time as far in the future
+ *   counts the same), or
  * - it is not a lock Buckler wrote (empty, unreadable, not a regular file) and older than
  *   `graceMs` (5 s): a live owner fills it in within microseconds of creating it.
  * Breaking renames the lock to a unique name first and checks it moved the very file it judged
@@ -127,8 +128,11 @@ export function isStale(
   seen: { ageMs: number; owner: LockOwner | null },
   opts: { staleMs: number; graceMs: number; host: string; alive: (pid: number) => boolean },
 ): boolean {
-  if (seen.owner === null) return seen.ageMs > opts.graceMs;
-  if (seen.ageMs > opts.staleMs) return true;
+  // A modification time in the future (planted, or a clock step) counts by its distance too, so
+  // that no lock can be made to look young forever.
+  const age = Math.abs(seen.ageMs);
+  if (seen.owner === null) return age > opts.graceMs;
+  if (age > opts.staleMs) return true;
   return seen.owner.host === opts.host && !opts.alive(seen.owner.pid);
 }
 
