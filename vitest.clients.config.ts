@@ -5,7 +5,10 @@ import { defineConfig } from 'vitest/config';
 
 // Real-client tests (`npm run test:clients`): each file runs one harness's real CLI against a
 // fake model server. One file at a time: the clients are heavy, and the machine is small.
-const stateHome = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-clients-state-'));
+// Like the unit suite (vitest.config.ts): the test processes get a sandbox HOME and Buckler
+// locations, and the run fails if anything Buckler could write in the real home changed.
+const sandbox = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-clients-sandbox-')));
+process.env.BUCKLER_TEST_SANDBOX = sandbox;
 
 export default defineConfig({
   test: {
@@ -14,6 +17,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 600_000,
-    env: { BUCKLER_STATE_HOME: stateHome },
+    globalSetup: ['src/test-home.setup.testing.ts'],
+    setupFiles: ['src/test-home.env.testing.ts'],
+    env: { BUCKLER_TEST_SANDBOX: sandbox },
   },
 });
