@@ -17,13 +17,18 @@ export default function setup(): () => void {
     const sandbox = process.env.BUCKLER_TEST_SANDBOX;
     if (sandbox !== undefined && sandbox !== '') fs.rmSync(sandbox, { recursive: true, force: true });
     const diff = changes(before, snapshot(watch));
-    if (diff.length > 0) {
-      // vitest reports an error thrown here but keeps its exit status: set the status too.
-      process.exitCode = 1;
-      throw new Error(
-        `tests wrote outside their sandbox, in the real home ${home}:\n  ${diff.join('\n  ')}\n` +
-          '(a test ran Buckler without the sandbox environment; or a real Buckler hook wrote there during the run)',
-      );
+    if (diff.length === 0) return;
+    const message =
+      `tests wrote outside their sandbox, in the real home ${home}:\n  ${diff.join('\n  ')}\n` +
+      '(a test ran Buckler without the sandbox environment; or another Buckler process, a real hook or ' +
+      'another checkout\'s tests, wrote there during the run)';
+    // For a machine where other Buckler processes share the home (the check cannot tell who wrote).
+    if (process.env.BUCKLER_TEST_HOME_GUARD === 'warn') {
+      console.warn(`warning: ${message}`);
+      return;
     }
+    // vitest reports an error thrown here but keeps its exit status: set the status too.
+    process.exitCode = 1;
+    throw new Error(message);
   };
 }

@@ -215,6 +215,23 @@ describe('buckler hooks merge (cursor)', () => {
     expect(listing(path.join(home, '.cursor'))).toEqual(['hooks.json']);
   });
 
+  it('nothing to do writes nothing at all: no lock, no directory (read-only directory, missing harness)', () => {
+    expect(buckler(['merge']).code).toBe(0);
+    const dir = path.join(home, '.cursor');
+    const before = listing(dir);
+    fs.chmodSync(dir, 0o555);
+    try {
+      const r = buckler(['merge']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(listing(dir)).toEqual(before);
+    } finally {
+      fs.chmodSync(dir, 0o755);
+    }
+    const s = buckler(['strip', '--harness', 'claude-code']);
+    expect(s.code, s.stderr).toBe(0);
+    expect(fs.existsSync(path.join(home, '.claude'))).toBe(false);
+  });
+
   it('a lock left by a killed merge (its process is gone) does not stop the next one', () => {
     fs.mkdirSync(path.join(home, '.cursor'));
     fs.writeFileSync(cursorFile(), theirs);

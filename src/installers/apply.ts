@@ -182,12 +182,16 @@ export function applyPlan(plan: Plan, opts: ApplyOptions = {}): void {
 }
 
 /**
- * Plans and applies with the config's lock held, so the plan is made from the bytes on disk
- * under the lock; when another program (one that does not take the lock) writes the file
+ * Plans and applies with the config's lock held, so the plan that is carried out is made from
+ * the bytes on disk under the lock (a first plan without the lock only decides whether there is
+ * anything to write at all); when another program (one that does not take the lock) writes the file
  * between planning and the rename, plans again from the new bytes, up to `attempts` times.
  * Returns the plan carried out. This is what `hooks merge` and `hooks strip` use.
  */
 export function planAndApply(file: string, makePlan: () => Plan, opts: ApplyOptions = {}): Plan {
+  // Nothing to write: no lock (none is needed, and a read-only directory stays untouched).
+  const first = makePlan();
+  if (first.fileAction === 'none') return first;
   const target = writeTarget(file);
   const held = lock(target, file, opts);
   try {
