@@ -4,18 +4,21 @@
  *
  * - sandboxEnv(root): HOME, every directory variable src/paths.ts reads (DIRECTORY_VARIABLES:
  *   BUCKLER_*_HOME, BUCKLER_BIN_DIR, XDG_*, APPDATA, LOCALAPPDATA), USERPROFILE and each
- *   harness's own directory variable, all inside `root`. Every test process gets it, and so does
+ *   harness's own directory variable, and BUCKLER_MANAGED_ROOT (system-wide files), all inside `root`. Every test process gets it, and so does
  *   every command a test spawns with the inherited environment.
  * - guardedPaths/snapshot/changes: what Buckler could write in the real home (its data, config
- *   and state homes, its launcher, each harness's user config and any `*buckler*` file beside
- *   it), recorded before the run and compared after it: a test that wrote there fails the run.
+ *   and state homes, its launcher, each harness's user config and administrator's managed
+ *   settings file, and any `*buckler*` file beside them), recorded before the run and compared after it: a test that wrote there fails the run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DIRECTORY_VARIABLES, HARNESS_SCOPES, harnessConfigFile, resolvePaths, type InstallableHarness, type PathContext } from './paths.ts';
+import { DIRECTORY_VARIABLES, HARNESS_SCOPES, harnessConfigFile, harnessManagedFile, resolvePaths, type InstallableHarness, type PathContext } from './paths.ts';
 
 /** Harness variables that move a harness's user directory (paths.ts harnessHomeDir). */
 export const HARNESS_VARIABLES: Readonly<Record<string, string>> = { CLAUDE_CONFIG_DIR: '.claude' };
+
+/** Variables that move system-wide files Buckler edits (paths.ts harnessManagedFile) into a root. */
+export const ROOT_VARIABLES: readonly string[] = ['BUCKLER_MANAGED_ROOT'];
 
 /** The environment every test runs with: all of Buckler's locations inside `root`. */
 export function sandboxEnv(root: string): Record<string, string> {
@@ -27,6 +30,7 @@ export function sandboxEnv(root: string): Record<string, string> {
   };
   for (const name of DIRECTORY_VARIABLES) env[name] = path.join(root, 'vars', name);
   for (const [name, dir] of Object.entries(HARNESS_VARIABLES)) env[name] = path.join(home, dir);
+  for (const name of ROOT_VARIABLES) env[name] = path.join(root, 'system');
   return env;
 }
 
@@ -48,6 +52,8 @@ export function guardedPaths(ctx: PathContext): Watch[] {
     const file = harnessConfigFile(harness, 'user', { ...ctx, project: ctx.home });
     const base = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     watch.push({ dir: path.dirname(file), names: new RegExp(`^(${base}$|.*buckler)`) });
+    const managed = harnessManagedFile(harness, ctx);
+    if (managed !== null) watch.push({ dir: path.dirname(managed), names: /^(managed-settings\.json$|.*buckler)/ });
   }
   return watch;
 }
