@@ -481,7 +481,9 @@ export function allFeatures(): string[] {
 export function generateCase(target: Target, rng: Rng, opts: GenOptions): Case {
   const features: string[] = [];
   let form: Form = target.argv ? simpleForm(target.argv.map(shq)) : textForm(target.text);
-  const okNs = (x: { ns?: boolean }): boolean => opts.ns || !x.ns;
+  // gh is not installed where a reset PATH looks (/usr/bin), so `env -i gh …` would run nothing.
+  const nsOk = opts.ns && !/(^|\s)gh\s/.test(target.text);
+  const okNs = (x: { ns?: boolean }): boolean => nsOk || !x.ns;
   if (target.argv) {
     const values = [...target.argv];
     const pre: string[] = [];
