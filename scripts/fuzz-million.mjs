@@ -138,7 +138,7 @@ async function shard(k, shards, count, seed) {
       const t1 = performance.now();
       decideOnce(text);
       const again = performance.now() - t1;
-      if (again > LIMIT_MS) slow.push({ ms: Math.round(ms), again: Math.round(again), bytes: text.length, input: text.slice(0, 300), decision: out.decision, error: out.error?.code ?? null });
+      if (again > LIMIT_MS) slow.push({ ms: Math.round(ms), again: Math.round(again), bytes: text.length, input: text, decision: out.decision, error: out.error?.code ?? null });
     }
     if (ms > maxMs) {
       maxMs = ms;

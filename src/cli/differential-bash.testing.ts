@@ -433,6 +433,13 @@ export const MISS_CLASSES: MissClass[] = [
     matches: inside(['text:var-eval'], BODIES),
   },
   {
+    name: 'shell with run-time arguments fed a literal script on stdin',
+    fixedBy: '#10 text a shell or eval runs that is known only at run time (guarded words make the line at least ask)',
+    example: "echo 'git push -f' | sh $X",
+    // `xargs watch -n1 'echo … | sh'`: watch joins the words and xargs' run-time arguments into `… | sh ARGS`.
+    matches: inside(['text:pipe-sh'], ['wrap:xargs', 'wrap:xargs-stdin', 'wrap:find-exec-plus']),
+  },
+  {
     name: 'dynamic word with a literal default',
     fixedBy: null,
     example: 'gh pr close ${u_nset:--d} 42',
