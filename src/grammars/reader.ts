@@ -1,20 +1,39 @@
 /**
- * The one argv reader: argv + a program's grammar → subcommand path, normalised options,
- * option values and positionals. A program without a grammar is read with the default one
- * (the first non-option word is its subcommand; every option is a flag).
+ * The one reader: a command's words + its program's data (types.ts) → subcommand path,
+ * normalised options and their values, operands, what the command runs, which files it
+ * touches, and the words rules give a role. Every program is read by this code; what differs
+ * between programs is data. A program without data is read with the default grammar (the first
+ * non-option word is its subcommand; every option is a flag).
  */
-import type { CommandGrammar, Grammars, ProgramGrammar, ReadArgs } from './types.ts';
-import { splitAliasWords } from './split.ts';
+import { splitAliasWords, splitEnvString } from './split.ts';
+import type {
+  Access,
+  CommandGrammar,
+  FileUse,
+  FilesSpec,
+  Grammars,
+  ProgramGrammar,
+  ReadArgs,
+  Reading,
+  Run,
+  RunsSpec,
+  Word,
+} from './types.ts';
 
 interface Level {
-  value: ReadonlySet<string>;
-  longs: readonly string[];
-  syn: ReadonlyMap<string, readonly string[]>;
+  readonly g: CommandGrammar;
+  readonly value: ReadonlySet<string>;
+  readonly optional: ReadonlySet<string>;
+  readonly known: ReadonlySet<string>;
+  readonly longs: readonly string[];
+  readonly syn: ReadonlyMap<string, readonly string[]>;
   /** The compiled level of a subcommand, or undefined when it has none. */
   sub(name: string): Level | undefined;
-  aliases: ReadonlyMap<string, string>;
+  readonly aliases: ReadonlyMap<string, string>;
   /** The next non-option word names a subcommand. */
-  nested: boolean;
+  readonly nested: boolean;
+  /** Options are checked: strict, or the level runs something. */
+  readonly careful: boolean;
 }
 
 interface Program {
@@ -26,43 +45,67 @@ interface Program {
   commands: ReadonlySet<string>;
 }
 
-const LEAF: Level = { value: new Set(), longs: [], syn: new Map(), sub: () => undefined, aliases: new Map(), nested: false };
 /** Aliases may expand to aliases; git stops at loops, we stop after a few steps. */
 const MAX_ALIAS_STEPS = 8;
+/** `env -S` strings may hold `-S` again; bounded. */
+const MAX_SPLITS = 16;
+
+const LEAF_GRAMMAR: CommandGrammar = {};
 
 function compileLevel(g: CommandGrammar): Level {
+  const r: RunsSpec = g.runs ?? {};
+  const optional = new Set(g.optional_value ?? []);
   const value = new Set(g.value_options ?? []);
-  const longs = [...new Set([...(g.long_options ?? []), ...[...value].filter((o) => o.startsWith('--'))])];
+  for (const o of [...(r.shell_options ?? []), ...(r.code_options ?? []), ...(g.split_options ?? [])]) if (!optional.has(o)) value.add(o);
   const syn = new Map<string, string[]>();
   for (const [a, b] of Object.entries(g.synonyms ?? {})) {
     syn.set(a, [...(syn.get(a) ?? []), b]);
     syn.set(b, [...(syn.get(b) ?? []), a]);
   }
+  const known = new Set<string>([
+    ...value,
+    ...optional,
+    ...(g.long_options ?? []),
+    ...(g.flags ?? []),
+    ...syn.keys(),
+    ...(g.stop_after ?? []),
+    ...Object.keys(r.exec_options ?? {}),
+    ...(r.no_run ?? []),
+    ...(r.shell_flags ?? []),
+    ...(r.stdin_flags ?? []),
+    ...(r.exec_flags ?? []),
+    ...(r.command_when ?? []),
+  ]);
+  const longs = [...known].filter((o) => o.startsWith('--'));
   // Subcommand levels compile on first lookup: a hook reads one command, and compiling every
   // level of git's grammar up front was over a millisecond of each hook's start-up.
   const raw = g.subcommands ?? {};
   const compiled = new Map<string, Level>();
   return {
+    g,
     value,
+    optional,
+    known,
     longs,
     syn,
     sub(name: string): Level | undefined {
       let level = compiled.get(name);
       if (level === undefined && Object.hasOwn(raw, name)) {
-        level = compileLevel(raw[name]!);
+        level = compileLevel(raw[name] ?? LEAF_GRAMMAR);
         compiled.set(name, level);
       }
       return level;
     },
     aliases: new Map(Object.entries(g.aliases ?? {})),
     nested: g.nested === true || Object.keys(raw).length > 0,
+    careful: g.strict === true || g.runs !== undefined,
   };
 }
 
-const compiled = new WeakMap<ProgramGrammar, Program>();
+const compiledPrograms = new WeakMap<ProgramGrammar, Program>();
 
 function compileProgram(g: ProgramGrammar): Program {
-  let p = compiled.get(g);
+  let p = compiledPrograms.get(g);
   if (!p) {
     p = {
       root: compileLevel(g),
@@ -72,129 +115,460 @@ function compileProgram(g: ProgramGrammar): Program {
       inlineAliases: g.inline_aliases ?? null,
       commands: new Set(g.commands ?? []),
     };
-    compiled.set(g, p);
+    compiledPrograms.set(g, p);
   }
   return p;
 }
 
+const runsAnything = new WeakMap<CommandGrammar, boolean>();
+
+/** Whether a program (any level of it) runs something: the shell analysis reads only those. */
+export function mayRun(g: CommandGrammar): boolean {
+  let v = runsAnything.get(g);
+  if (v === undefined) {
+    v = g.runs !== undefined || g.split_options !== undefined || Object.values(g.subcommands ?? {}).some((s) => s !== null && s !== undefined && mayRun(s));
+    runsAnything.set(g, v);
+  }
+  return v;
+}
+
+/**
+ * The data of a program by the name it was run as: the name itself, or `NAME3.12` for a
+ * `versioned` program. Returns the canonical name too.
+ */
+export function programData(name: string, grammars: Grammars): { name: string; grammar: ProgramGrammar } | undefined {
+  if (Object.hasOwn(grammars, name)) return { name, grammar: grammars[name]! };
+  const m = /^(.*?[^0-9.])[0-9][0-9.]*$/.exec(name);
+  if (m !== null && Object.hasOwn(grammars, m[1]!)) {
+    const g = grammars[m[1]!]!;
+    if (g.versioned === true) return { name: m[1]!, grammar: g };
+  }
+  return undefined;
+}
+
+/** `git-push` → `['git', 'push']` when the program `git` is `dashed`; undefined otherwise. */
+export function dashedCommand(name: string, grammars: Grammars): [string, string] | undefined {
+  const i = name.indexOf('-');
+  if (i <= 0 || i === name.length - 1) return undefined;
+  const base = name.slice(0, i);
+  return Object.hasOwn(grammars, base) && grammars[base]!.dashed === true ? [base, name.slice(i + 1)] : undefined;
+}
+
 const DEFAULT_GRAMMAR: ProgramGrammar = { nested: true };
 
-export function readArgv(argv: readonly string[], dynamic: Iterable<number>, grammars: Grammars): ReadArgs {
-  const program = argv[0] ?? '';
-  const prog = compileProgram(Object.hasOwn(grammars, program) ? grammars[program]! : DEFAULT_GRAMMAR);
-  const words = argv.slice(1);
-  const dyn = new Array<boolean>(words.length).fill(false);
-  for (const i of dynamic) if (i >= 1 && i <= words.length) dyn[i - 1] = true;
+interface Opt<W extends Word> {
+  name: string;
+  names: string[];
+  value: W | null;
+}
 
-  const out: ReadArgs = {
+const withValue = <W extends Word>(w: W, value: string, dynamic = w.dynamic): W => ({ ...w, value, dynamic });
+
+/** Reads `input` (argv[0] included) with `grammar` (the default one when undefined). */
+export function readWords<W extends Word>(input: readonly W[], grammar: ProgramGrammar | undefined, programName?: string): Reading<W> {
+  const words = input.slice();
+  const program = programName ?? input[0]?.value ?? '';
+  const prog = compileProgram(grammar ?? DEFAULT_GRAMMAR);
+  const out: Reading<W> = {
     program,
+    words,
     subcommand: [],
     subcommand_dynamic: false,
     flags: new Set(),
     values: new Map(),
-    positionals: [],
+    operands: [],
+    unknown: null,
+    runs: [],
+    self: true,
+    files: [],
+    roles: new Map(),
   };
+  const opts: Opt<W>[] = [];
+  const execRuns: Run<W>[] = [];
   const chain: Level[] = [prog.root];
   let level = prog.root;
   let current: Level[] = [level];
   let expectSub = level.nested;
   let endOfOptions = false;
   let aliasSteps = 0;
+  let splits = 0;
+  let levelOperands = 0;
+  /** Index of the first option word after the subcommand path (for `files.leading`). */
+  let firstOption = -1;
 
   const active = (): readonly Level[] => (prog.inherit ? chain : current);
-  const takesValue = (opt: string): boolean => active().some((l) => l.value.has(opt));
+  const anyLevel = (f: (l: Level) => boolean): boolean => active().some(f);
+  const takesValue = (opt: string): boolean => anyLevel((l) => l.value.has(opt));
+  const isOptional = (opt: string): boolean => anyLevel((l) => l.optional.has(opt));
+  const isKnown = (opt: string): boolean => anyLevel((l) => l.known.has(opt));
+  const careful = (): boolean => anyLevel((l) => l.careful);
+  const strict = (): boolean => anyLevel((l) => l.g.strict === true);
+  const notUnderstood = (why: string): void => {
+    out.unknown ??= why;
+  };
   const spellings = (opt: string): string[] => {
     const all = [opt];
     for (const l of active()) for (const s of l.syn.get(opt) ?? []) if (!all.includes(s)) all.push(s);
     return all;
   };
-  const addFlag = (opt: string): string[] => {
-    const names = spellings(opt);
+  const record = (name: string, value: W | null, at: number): number => {
+    const names = spellings(name);
     for (const n of names) out.flags.add(n);
-    return names;
-  };
-  const addValue = (names: string[], v: string): void => {
-    for (const n of names) {
-      const list = out.values.get(n);
-      if (list) list.push(v);
-      else out.values.set(n, [v]);
+    if (value !== null) {
+      for (const n of names) {
+        const list = out.values.get(n);
+        if (list) list.push(value.value);
+        else out.values.set(n, [value.value]);
+      }
     }
+    opts.push({ name, names, value });
+    if (anyLevel((l) => (l.g.stop_after ?? []).some((s) => names.includes(s)))) endOfOptions = true;
+    if (value !== null && anyLevel((l) => (l.g.split_options ?? []).some((s) => names.includes(s)))) {
+      // `env -S STRING`: its words are read in its place; option reading goes on there.
+      if (value.dynamic) notUnderstood(`${name} with a run-time string`);
+      else if (++splits > MAX_SPLITS) notUnderstood(`${name} nested too deeply`);
+      else {
+        const split = splitEnvString(value.value);
+        if (split === null) notUnderstood(`${name} string not understood`);
+        else words.splice(at + 1, 0, ...split.map((s) => withValue(value, s.value, s.dynamic)));
+      }
+    }
+    return at;
   };
   const expandLong = (name: string): string => {
     if (!prog.abbreviations) return name;
     let exact = false;
     const hits: string[] = [];
     for (const l of active()) {
-      if (l.value.has(name) || l.longs.includes(name)) exact = true;
+      if (l.known.has(name)) exact = true;
       for (const o of l.longs) if (o.startsWith(name) && !hits.includes(o)) hits.push(o);
     }
     return !exact && hits.length === 1 ? hits[0]! : name;
   };
+  /** A value in the next word; null (and not understood on careful levels) when there is none. */
+  const nextValue = (i: number, name: string): W | null => {
+    const v = words[i + 1];
+    if (v === undefined) {
+      if (strict()) notUnderstood(`option ${name} needs a value`);
+      return null;
+    }
+    return v;
+  };
+  const execOption = (name: string): readonly string[] | undefined => {
+    for (const l of active()) {
+      const e = l.g.runs?.exec_options;
+      if (e !== undefined && Object.hasOwn(e, name)) return e[name];
+    }
+    return undefined;
+  };
 
-  for (let i = 0; i < words.length; i++) {
+  /** Reads the option word at `i`; returns the index of the last word it used. */
+  const readOption = (i: number): number => {
     const w = words[i]!;
-    if (!endOfOptions && w === '--') {
+    const v = w.value;
+    if (w.dynamic && careful()) notUnderstood(`run-time option ${v}`);
+    if (firstOption < 0 && out.operands.length > 0) firstOption = i;
+    if (anyLevel((l) => l.g.numeric === true) && /^--?\d+$/.test(v)) return record('-#', withValue(w, v.replace(/^-/, '')), i);
+    const singleDash = v[0] === '-' && v[1] !== '-' && anyLevel((l) => l.g.single_dash_long === true);
+    if (v.startsWith('--') || singleDash) {
+      const eq = v.indexOf('=');
+      const raw = eq < 0 ? v : v.slice(0, eq);
+      const terms = execOption(raw);
+      if (terms !== undefined) return readExec(i, raw, terms);
+      const name = singleDash ? raw : expandLong(raw);
+      if (!isKnown(name)) {
+        if (strict()) notUnderstood(`unknown option ${raw}`);
+        if (singleDash) return record(name, null, i);
+      }
+      if (eq >= 0) {
+        if (strict() && !takesValue(name) && !isOptional(name)) notUnderstood(`option ${name} takes no value`);
+        return record(name, withValue(w, v.slice(eq + 1)), i);
+      }
+      if (takesValue(name)) return record(name, nextValue(i, name), i + 1);
+      return record(name, null, i);
+    }
+    const lead = v[0] === '+' ? '+' : '-';
+    for (let j = 1; j < v.length; j++) {
+      const opt = `-${v[j]}`;
+      if (takesValue(opt) || isOptional(opt)) {
+        let rest = v.slice(j + 1);
+        if (rest !== '') {
+          if (prog.shortEquals && rest[0] === '=') rest = rest.slice(1);
+          return record(opt, withValue(w, rest), i);
+        }
+        if (isOptional(opt)) return record(opt, null, i);
+        return record(opt, nextValue(i, opt), i + 1);
+      }
+      if (!isKnown(opt) && strict()) notUnderstood(`unknown option ${lead}${v[j]}`);
+      record(opt, null, i);
+    }
+    return i;
+  };
+
+  /** `find … -exec CMD… ;`: the command ends at a terminator (`{} +`: a `+` right after `{}`). */
+  const readExec = (i: number, name: string, terms: readonly string[]): number => {
+    const ends = (j: number): boolean =>
+      terms.some((t) => {
+        const parts = t.split(' ');
+        const from = j - parts.length + 1;
+        return from > i && parts.every((p, n) => words[from + n]?.value === p);
+      });
+    let j = i + 1;
+    while (j < words.length && !ends(j)) j++;
+    const repl = active().find((l) => l.g.runs?.exec_options !== undefined)?.g.runs?.replace;
+    const argv = words.slice(i + 1, j).map((a) => (repl !== undefined && repl !== '' && a.value.includes(repl) ? withValue(a, a.value, true) : a));
+    if (argv.length > 0) execRuns.push({ kind: 'command', argv, label: `${program} ${name}`, stdin: false });
+    opts.push({ name, names: [name], value: null });
+    out.flags.add(name);
+    return j;
+  };
+
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    const v = w.value;
+    if (!endOfOptions && v === '--') {
       // Before the subcommand, `--` is skipped: the subcommand is still looked for.
       if (!expectSub) endOfOptions = true;
       continue;
     }
-    if (!endOfOptions && w.length > 1 && w[0] === '-') {
-      if (w[1] === '-') {
-        const eq = w.indexOf('=');
-        const name = expandLong(eq < 0 ? w : w.slice(0, eq));
-        const names = addFlag(name);
-        if (eq >= 0) addValue(names, w.slice(eq + 1));
-        else if (takesValue(name) && i + 1 < words.length) addValue(names, words[++i]!);
-      } else {
-        for (let j = 1; j < w.length; j++) {
-          const opt = `-${w[j]}`;
-          const names = addFlag(opt);
-          if (!takesValue(opt)) continue;
-          let rest = w.slice(j + 1);
-          if (rest !== '') {
-            if (prog.shortEquals && rest[0] === '=') rest = rest.slice(1);
-            addValue(names, rest);
-          } else if (i + 1 < words.length) addValue(names, words[++i]!);
-          break;
-        }
+    if (!endOfOptions && v === '-') {
+      const dash = active().find((l) => l.g.dash !== undefined)?.g.dash;
+      if (dash === '--') {
+        endOfOptions = true;
+        continue;
       }
+      if (dash !== undefined) {
+        record(dash, null, i);
+        continue;
+      }
+    }
+    const optionWord = v.length > 1 && (v[0] === '-' || (v[0] === '+' && anyLevel((l) => l.g.plus_options === true)));
+    if (!endOfOptions && optionWord) {
+      i = readOption(i);
       continue;
     }
     if (!expectSub) {
-      out.positionals.push(w);
+      out.operands.push(i);
+      levelOperands++;
+      if (anyLevel((l) => l.g.options_first === true) && levelOperands > (level.g.options_after ?? 0)) endOfOptions = true;
       continue;
     }
-    if (dyn[i]) {
+    if (w.dynamic) {
       out.subcommand_dynamic = true;
       expectSub = false;
       continue;
     }
-    const name = level.aliases.get(w) ?? w;
+    const name = level.aliases.get(v) ?? v;
     if (level === prog.root && prog.inlineAliases && !prog.commands.has(name)) {
       const alias = inlineAlias(out.values.get(prog.inlineAliases.option), prog.inlineAliases.prefix, name);
       if (alias !== undefined && aliasSteps < MAX_ALIAS_STEPS) {
         aliasSteps++;
         const rest = words.slice(i + 1);
         if (alias.startsWith('!')) {
-          out.shell_alias = [alias.slice(1), ...rest.map(shellQuote)].join(' ');
+          out.shell_alias = [alias.slice(1), ...rest.map((r) => shellQuote(r.value))].join(' ');
           expectSub = false;
           endOfOptions = true;
           i = words.length;
           continue;
         }
-        const expansion = splitAliasWords(alias);
+        const expansion = splitAliasWords(alias).map((s) => withValue(w, s, false));
         words.splice(i, words.length - i, ...expansion, ...rest);
-        dyn.splice(i, dyn.length - i, ...expansion.map(() => false), ...dyn.slice(i + 1));
         i--;
         continue;
       }
     }
     out.subcommand.push(name);
-    level = level.sub(name) ?? LEAF;
+    level = level.sub(name) ?? compileLevel(LEAF_GRAMMAR);
     chain.push(level);
     current = [level];
     expectSub = level.nested;
+    levelOperands = 0;
+    firstOption = -1;
   }
+
+  const base = [program, ...out.subcommand].join(' ');
+  const operandWords = out.operands.map((k) => words[k]!);
+  const r = level.g.runs;
+  if (r !== undefined) readRuns(r, level, base, operandWords, opts, execRuns, out, words[0]);
+  // Files: the deepest level that describes them (`openssl enc` reads `-in` as openssl does).
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const f = chain[k]!.g.files;
+    if (f === undefined) continue;
+    out.files = readFiles(f, opts, out.operands, words, firstOption);
+    break;
+  }
+  for (const l of chain) {
+    for (const [key, role] of Object.entries(l.g.roles ?? {})) {
+      const found = key === 'operands' ? operandWords.map((w) => w.value) : (out.values.get(key) ?? []);
+      if (found.length === 0) continue;
+      out.roles.set(role, [...(out.roles.get(role) ?? []), ...found]);
+    }
+  }
+  return out;
+}
+
+function readRuns<W extends Word>(
+  r: RunsSpec,
+  level: Level,
+  base: string,
+  ops: W[],
+  opts: readonly Opt<W>[],
+  execRuns: Run<W>[],
+  out: Reading<W>,
+  first: W | undefined,
+): void {
+  const given = (list: readonly string[] | undefined): boolean => list !== undefined && opts.some((o) => o.names.some((n) => list.includes(n)));
+  const noRun = opts.some((o) => o.names.some((n) => (r.no_run ?? []).includes(n)) && !(level.optional.has(o.name) && o.value !== null));
+  const runs: Run<W>[] = [...execRuns];
+  if (out.unknown === null && !noRun) {
+    for (const o of opts) {
+      if (o.value === null) continue;
+      if (r.shell_options !== undefined && o.names.some((n) => r.shell_options!.includes(n))) {
+        runs.push({ kind: 'shell', text: o.value, label: `${base} ${r.shell_options[0]}`, args: [] });
+      } else if (r.code_options !== undefined && o.names.some((n) => r.code_options!.includes(n))) {
+        runs.push({ kind: 'code', code: o.value, language: r.language ?? '', label: `${base} ${r.code_options[0]}` });
+      }
+    }
+    const byOption = runs.length > execRuns.length;
+    if (!byOption) {
+      if (r.shell_flags !== undefined && given(r.shell_flags)) {
+        const text = ops[0];
+        if (text !== undefined) runs.push({ kind: 'shell', text, label: `${base} ${r.shell_flags[0]}`, args: ops.slice(1) });
+      } else if (r.script_operand === true && ops.length > 0 && !given(r.stdin_flags)) {
+        runs.push({ kind: 'script', path: ops[0]!, label: `${base} ${ops[0]!.value}` });
+      } else if (r.stdin_script === true) {
+        runs.push({ kind: 'stdin_script' });
+      }
+      if (r.stdin_code === true && ops.length === 0) runs.push({ kind: 'stdin_code', language: r.language ?? '' });
+    }
+    const text0 = ops[0];
+    if (r.shell_first !== undefined && text0 !== undefined && ops.length >= r.shell_first && text0.value !== '' && !text0.value.startsWith('-')) {
+      runs.push({ kind: 'shell', text: text0, label: base, args: [] });
+    }
+    const enabled = r.command_when !== undefined ? given(r.command_when) : r.command === true || r.shell_operands === true;
+    if (enabled && !byOption) commandRun(r, base, ops, opts, runs, given, first);
+  }
+  out.runs = runs;
+  const self = r.self ?? 'always';
+  // `idle`: the program stands for nothing else when it runs no command or shell text of its
+  // own (`bash` reading a script, `sudo -l`).
+  out.self = out.unknown !== null || self === 'always' || (self === 'idle' && !runs.some((x) => x.kind === 'command' || x.kind === 'shell'));
+}
+
+function commandRun<W extends Word>(
+  r: RunsSpec,
+  base: string,
+  ops: W[],
+  opts: readonly Opt<W>[],
+  runs: Run<W>[],
+  given: (list: readonly string[] | undefined) => boolean,
+  first: W | undefined,
+): void {
+  let cmd = ops.slice(r.skip ?? 0);
+  if (r.assignments === true) {
+    let k = 0;
+    while (k < cmd.length && !cmd[k]!.dynamic && /^[^=]+=/.test(cmd[k]!.value) && !cmd[k]!.value.startsWith('-')) k++;
+    cmd = cmd.slice(k);
+  }
+  let after: W[] = [];
+  if (r.until !== undefined) {
+    const k = cmd.findIndex((w) => r.until!.includes(w.value));
+    if (k >= 0) {
+      after = cmd.slice(k);
+      cmd = cmd.slice(0, k);
+    }
+  }
+  const replOpt = r.replace_options === undefined ? undefined : opts.find((o) => o.names.some((n) => r.replace_options!.includes(n)));
+  const repl = replOpt !== undefined ? (replOpt.value?.value ?? r.replace ?? '') : r.replace_options === undefined ? r.replace : undefined;
+  const mark = (w: W): W => (repl !== undefined && repl !== '' && w.value.includes(repl) ? withValue(w, w.value, true) : w);
+  const asShell = r.shell_operands === true && !given(r.exec_flags);
+  if (asShell) {
+    if (cmd.length > 0) {
+      runs.push({ kind: 'shell', text: joinWords(cmd.map(mark)), label: base, args: [] });
+    } else {
+      // `parallel ::: 'cmd a' 'cmd b'`: each argument is a command line.
+      let sep = '';
+      for (const w of after) {
+        if (r.until?.includes(w.value) === true) sep = w.value;
+        else if (sep === r.until?.[0]) runs.push({ kind: 'shell', text: w, label: base, args: [] });
+        else runs.push({ kind: 'shell', text: withValue(w, w.value, true), label: base, args: [] });
+      }
+    }
+    return;
+  }
+  let argv = cmd.map(mark);
+  if (argv.length === 0 && r.default_command !== undefined && first !== undefined) argv = [withValue(first, r.default_command, false)];
+  if (argv.length === 0) return;
+  if (r.appends === true && replOpt === undefined && first !== undefined) {
+    argv = [...argv, withValue(first, `$${first.value.replace(/^.*\//, '').toUpperCase().replace(/[^A-Z0-9]/g, '_')}_ARGS`, true)];
+  }
+  runs.push({ kind: 'command', argv, label: base, stdin: r.no_stdin !== true });
+}
+
+/** Words joined by blanks, as `watch`, `eval` and `ssh` join them. */
+export function joinWords<W extends Word>(ws: readonly W[]): W {
+  const first = ws[0]!;
+  return withValue(
+    first,
+    ws.map((w) => w.value).join(' '),
+    ws.some((w) => w.dynamic),
+  );
+}
+
+function readFiles<W extends Word>(spec: FilesSpec, opts: readonly Opt<W>[], operands: readonly number[], words: readonly W[], firstOption: number): FileUse<W>[] {
+  let eff: FilesSpec = spec;
+  for (const [opt, over] of Object.entries(spec.when ?? {})) {
+    if (opts.some((o) => o.names.includes(opt))) eff = { ...eff, ...over };
+  }
+  const out: FileUse<W>[] = [];
+  const push = (word: W, access: Access | 'none' | undefined): void => {
+    if (access !== undefined && access !== 'none') out.push({ word, access });
+  };
+  let idx = eff.leading === true && firstOption >= 0 ? operands.filter((k) => k < firstOption) : operands.slice();
+  const assigns = eff.assignments;
+  if (assigns !== undefined) {
+    idx = idx.filter((k) => {
+      const w = words[k]!;
+      const eq = w.value.indexOf('=');
+      const name = eq > 0 ? w.value.slice(0, eq) : '';
+      if (eq <= 0 || !Object.hasOwn(assigns, name)) return true;
+      push(withValue(w, w.value.slice(eq + 1)), assigns[name]);
+      return false;
+    });
+  }
+  const files = idx.slice(eff.skip ?? 0).map((k) => words[k]!);
+  files.forEach((w, k) => {
+    if (k === 0 && eff.first !== undefined) push(w, eff.first);
+    else if (k === files.length - 1 && files.length >= 2 && eff.last !== undefined && eff.last !== 'none') push(w, eff.last);
+    else push(w, eff.operands);
+  });
+  for (const o of opts) {
+    if (o.value === null) continue;
+    const direct = o.names.find((n) => Object.hasOwn(eff.options ?? {}, n));
+    if (direct !== undefined) push(o.value, eff.options![direct]);
+    const at = o.names.find((n) => Object.hasOwn(eff.at_options ?? {}, n));
+    if (at !== undefined && o.value.value.startsWith('@') && o.value.value.length > 1) push(withValue(o.value, o.value.value.slice(1)), eff.at_options![at]);
+  }
+  return out;
+}
+
+/** The string-only reading that rules use, for an argv from the shell analysis. */
+export function readArgv(argv: readonly string[], dynamic: Iterable<number>, grammars: Grammars): ReadArgs {
+  const dyn = new Set(dynamic);
+  const words: Word[] = argv.map((value, i) => ({ value, dynamic: dyn.has(i) }));
+  const program = argv[0] ?? '';
+  const data = programData(program, grammars);
+  const r = readWords(words, data?.grammar, program);
+  const out: ReadArgs = {
+    program: r.program,
+    subcommand: r.subcommand,
+    subcommand_dynamic: r.subcommand_dynamic,
+    flags: r.flags,
+    values: r.values,
+    positionals: r.operands.map((k) => r.words[k]!.value),
+    roles: r.roles,
+  };
+  if (r.shell_alias !== undefined) out.shell_alias = r.shell_alias;
   return out;
 }
 
