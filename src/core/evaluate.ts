@@ -21,7 +21,7 @@ import { BYPASS_VARS, type CompiledPolicy } from './policy.ts';
 import { lineMessages, type Judged } from './messages.ts';
 import { parseErrorOutput } from './parse-error.ts';
 
-/** Inline git shell aliases (`git -c 'alias.x=!…' x`) are analysed this many levels deep. */
+/** Inline shell aliases (`-c 'alias.x=!…' x`, from program data) are analysed this many levels deep. */
 const MAX_ALIAS_DEPTH = 3;
 
 export interface EvaluateOptions {
@@ -41,7 +41,7 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
   const pre = isPreTrigger(input.trigger);
   if (pre && isBypass(input.env)) return { ...allowOutput(), bypass: true };
 
-  const shellOptions = options.readScript ? { readScript: options.readScript } : {};
+  const shellOptions = options.readScript ? { readScript: options.readScript, programs: policy.grammars } : { programs: policy.grammars };
   let commands: ShellCommand[] = [];
   let error: PolicyOutput['error'];
   if (input.shell) {

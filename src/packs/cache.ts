@@ -15,7 +15,7 @@ import type { CompiledPolicy } from '../core/policy.ts';
 import type { Grammars, ProgramGrammar } from '../grammars/types.ts';
 
 /** Bumped when the cache record's shape changes. */
-export const CACHE_FORMAT = 2;
+export const CACHE_FORMAT = 3;
 
 /** What identifies one input file's content without reading it. */
 export interface FileState {
