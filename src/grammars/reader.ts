@@ -479,7 +479,9 @@ function commandRun<W extends Word>(
     }
   }
   const replOpt = r.replace_options === undefined ? undefined : opts.find((o) => o.names.some((n) => r.replace_options!.includes(n)));
-  const repl = replOpt !== undefined ? (replOpt.value?.value ?? r.replace ?? '') : r.replace_options === undefined ? r.replace : undefined;
+  // The replacement string: an option's value; else the default, unless the program appends
+  // its arguments instead when no option asks for one (xargs).
+  const repl = replOpt !== undefined ? (replOpt.value?.value ?? r.replace ?? '') : r.appends === true ? undefined : r.replace;
   const mark = (w: W): W => (repl !== undefined && repl !== '' && w.value.includes(repl) ? withValue(w, w.value, true) : w);
   const asShell = r.shell_operands === true && !given(r.exec_flags);
   if (asShell) {

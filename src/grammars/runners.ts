@@ -96,8 +96,9 @@ const node: ProgramGrammar = {
 const perl: ProgramGrammar = {
   versioned: true,
   options_first: true,
-  flags: ['-a', '-c', '-n', '-p', '-s', '-t', '-T', '-u', '-U', '-w', '-W', '-X', '-h', '-v', '-S', '-g', '-f'],
-  optional_value: ['-0', '-l', '-i', '-I', '-M', '-m', '-x', '-C', '-d', '-D', '-V'],
+  // `-l[OCT]` and `-0[HEX]` take digits only: read as flags, the digits as more flags.
+  flags: ['-a', '-c', '-n', '-p', '-s', '-t', '-T', '-u', '-U', '-w', '-W', '-X', '-h', '-v', '-S', '-g', '-f', '-l', '-0'],
+  optional_value: ['-i', '-I', '-M', '-m', '-x', '-C', '-d', '-D', '-V'],
   value_options: ['-F'],
   runs: { code_options: ['-e', '-E'], language: 'perl', stdin_code: true },
   files: { operands: 'read', when: { '-i': { operands: 'write' } } },
