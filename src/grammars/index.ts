@@ -9,7 +9,7 @@ import type { Grammars } from './types.ts';
 
 export const BUILTIN_GRAMMARS: Grammars = { ...FILE_PROGRAMS, ...RUNNERS, git, gh };
 
-export { dashedCommand, joinWords, mayRun, programData, readArgv, readWords } from './reader.ts';
+export { dashedCommand, joinWords, mayRun, programData, readArgv, readWords, type ReadMode } from './reader.ts';
 export { splitAliasWords } from './split.ts';
 export { mergeGrammar } from './merge.ts';
 export type { Access, CommandGrammar, FileUse, FilesSpec, Grammars, ProgramGrammar, ReadArgs, Reading, Run, RunsSpec, Word } from './types.ts';

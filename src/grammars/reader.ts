@@ -34,6 +34,15 @@ interface Level {
   readonly nested: boolean;
   /** Options are checked: strict, or the level runs something. */
   readonly careful: boolean;
+  readonly strict: boolean;
+  readonly numeric: boolean;
+  readonly singleDash: boolean;
+  readonly plus: boolean;
+  readonly optionsFirst: boolean;
+  readonly dash: string | undefined;
+  readonly stopAfter: ReadonlySet<string>;
+  readonly split: ReadonlySet<string>;
+  readonly roles: ReadonlyArray<readonly [string, string]>;
 }
 
 interface Program {
@@ -99,8 +108,20 @@ function compileLevel(g: CommandGrammar): Level {
     aliases: new Map(Object.entries(g.aliases ?? {})),
     nested: g.nested === true || Object.keys(raw).length > 0,
     careful: g.strict === true || g.runs !== undefined,
+    strict: g.strict === true,
+    numeric: g.numeric === true,
+    singleDash: g.single_dash_long === true,
+    plus: g.plus_options === true,
+    optionsFirst: g.options_first === true,
+    dash: g.dash,
+    stopAfter: new Set(g.stop_after ?? []),
+    split: new Set(g.split_options ?? []),
+    roles: Object.entries(g.roles ?? {}),
   };
 }
+
+/** The level of a subcommand without data of its own (made once). */
+const LEAF = compileLevel(LEAF_GRAMMAR);
 
 const compiledPrograms = new WeakMap<ProgramGrammar, Program>();
 
@@ -122,14 +143,42 @@ function compileProgram(g: ProgramGrammar): Program {
 
 const runsAnything = new WeakMap<CommandGrammar, boolean>();
 
-/** Whether a program (any level of it) runs something: the shell analysis reads only those. */
-export function mayRun(g: CommandGrammar): boolean {
+function levelRuns(g: CommandGrammar): boolean {
   let v = runsAnything.get(g);
   if (v === undefined) {
-    v = g.runs !== undefined || g.split_options !== undefined || Object.values(g.subcommands ?? {}).some((s) => s !== null && s !== undefined && mayRun(s));
+    v = g.runs !== undefined || g.split_options !== undefined || Object.values(g.subcommands ?? {}).some((s) => s !== null && s !== undefined && levelRuns(s));
     runsAnything.set(g, v);
   }
   return v;
+}
+
+const gates = new WeakMap<ProgramGrammar, readonly string[] | boolean>();
+
+/**
+ * Whether a command of this program may run something, from its words alone: the shell
+ * analysis reads only those commands. False: the program never runs anything; true: it may;
+ * a list: only when a word contains one of these (the names of the subcommands that lead to a
+ * run, and their aliases: `git rebase`, `git submodule`; an inline alias holds the name too).
+ */
+export function mayRun(g: ProgramGrammar, words: readonly Word[]): boolean {
+  let gate = gates.get(g);
+  if (gate === undefined) {
+    if (!levelRuns(g)) gate = false;
+    else if (g.runs !== undefined || g.split_options !== undefined || g.inherit_options === true) gate = true;
+    else {
+      const subs = g.subcommands ?? {};
+      const names = Object.keys(subs).filter((k) => subs[k] != null && levelRuns(subs[k]));
+      for (const [alias, target] of Object.entries(g.aliases ?? {})) if (names.includes(target)) names.push(alias);
+      gate = names;
+    }
+    gates.set(g, gate);
+  }
+  if (typeof gate === 'boolean') return gate;
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i]!.value;
+    for (const n of gate) if (v.includes(n)) return true;
+  }
+  return false;
 }
 
 /**
@@ -137,7 +186,23 @@ export function mayRun(g: CommandGrammar): boolean {
  * `versioned` program. Returns the canonical name too.
  */
 export function programData(name: string, grammars: Grammars): { name: string; grammar: ProgramGrammar } | undefined {
+  let cache = lookups.get(grammars);
+  if (cache === undefined) lookups.set(grammars, (cache = new Map()));
+  let found = cache.get(name);
+  if (found === undefined) {
+    found = lookUp(name, grammars) ?? null;
+    // Bounded: a long session may see many distinct program names.
+    if (cache.size < 4096) cache.set(name, found);
+  }
+  return found ?? undefined;
+}
+
+const lookups = new WeakMap<Grammars, Map<string, { name: string; grammar: ProgramGrammar } | null>>();
+
+function lookUp(name: string, grammars: Grammars): { name: string; grammar: ProgramGrammar } | undefined {
   if (Object.hasOwn(grammars, name)) return { name, grammar: grammars[name]! };
+  const last = name.charCodeAt(name.length - 1);
+  if (last < 48 || last > 57) return undefined;
   const m = /^(.*?[^0-9.])[0-9][0-9.]*$/.exec(name);
   if (m !== null && Object.hasOwn(grammars, m[1]!)) {
     const g = grammars[m[1]!]!;
@@ -164,55 +229,105 @@ interface Opt<W extends Word> {
 
 const withValue = <W extends Word>(w: W, value: string, dynamic = w.dynamic): W => ({ ...w, value, dynamic });
 
-/** Reads `input` (argv[0] included) with `grammar` (the default one when undefined). */
-export function readWords<W extends Word>(input: readonly W[], grammar: ProgramGrammar | undefined, programName?: string): Reading<W> {
-  const words = input.slice();
-  const program = programName ?? input[0]?.value ?? '';
-  const prog = compileProgram(grammar ?? DEFAULT_GRAMMAR);
-  const out: Reading<W> = {
-    program,
-    words,
-    subcommand: [],
-    subcommand_dynamic: false,
-    flags: new Set(),
-    values: new Map(),
-    operands: [],
-    unknown: null,
-    runs: [],
-    self: true,
-    files: [],
-    roles: new Map(),
-  };
-  const opts: Opt<W>[] = [];
-  const execRuns: Run<W>[] = [];
-  const chain: Level[] = [prog.root];
-  let level = prog.root;
-  let current: Level[] = [level];
-  let expectSub = level.nested;
-  let endOfOptions = false;
-  let aliasSteps = 0;
-  let splits = 0;
-  let levelOperands = 0;
-  /** Index of the first option word after the subcommand path (for `files.leading`). */
-  let firstOption = -1;
+/**
+ * What a reading includes beyond options, operands and roles: `all`, `runs` (no files: the
+ * shell analysis) or `args` (neither: rules).
+ */
+export type ReadMode = 'all' | 'runs' | 'args';
 
-  const active = (): readonly Level[] => (prog.inherit ? chain : current);
-  const anyLevel = (f: (l: Level) => boolean): boolean => active().some(f);
-  const takesValue = (opt: string): boolean => anyLevel((l) => l.value.has(opt));
-  const isOptional = (opt: string): boolean => anyLevel((l) => l.optional.has(opt));
-  const isKnown = (opt: string): boolean => anyLevel((l) => l.known.has(opt));
-  const careful = (): boolean => anyLevel((l) => l.careful);
-  const strict = (): boolean => anyLevel((l) => l.g.strict === true);
-  const notUnderstood = (why: string): void => {
-    out.unknown ??= why;
-  };
-  const spellings = (opt: string): string[] => {
+/** Reads `input` (argv[0] included) with `grammar` (the default one when undefined). */
+export function readWords<W extends Word>(input: readonly W[], grammar: ProgramGrammar | undefined, programName?: string, mode: ReadMode = 'all'): Reading<W> {
+  return new WordReader(input, compileProgram(grammar ?? DEFAULT_GRAMMAR), programName ?? input[0]?.value ?? '').read(mode);
+}
+
+/**
+ * One reading. A class rather than a function with a dozen closures: it runs for every command
+ * a rule looks into, and closures made on each call were most of its time and garbage.
+ */
+class WordReader<W extends Word> {
+  readonly words: W[];
+  readonly out: Reading<W>;
+  readonly opts: Opt<W>[] = [];
+  readonly execRuns: Run<W>[] = [];
+  readonly chain: Level[];
+  level: Level;
+  /** The levels whose options count here: the current one, or every one so far (`inherit_options`). */
+  act: readonly Level[];
+  expectSub: boolean;
+  endOfOptions = false;
+  aliasSteps = 0;
+  splits = 0;
+  levelOperands = 0;
+  /** Index of the first option word after an operand (for `files.leading`). */
+  firstOption = -1;
+
+  constructor(
+    input: readonly W[],
+    readonly prog: Program,
+    readonly program: string,
+  ) {
+    this.words = input.slice();
+    this.out = {
+      program,
+      words: this.words,
+      subcommand: [],
+      subcommand_dynamic: false,
+      flags: new Set(),
+      values: new Map(),
+      operands: [],
+      unknown: null,
+      runs: [],
+      self: true,
+      files: [],
+      roles: new Map(),
+    };
+    this.level = prog.root;
+    this.chain = [prog.root];
+    this.act = [prog.root];
+    this.expectSub = prog.root.nested;
+  }
+
+  private takesValue(opt: string): boolean {
+    for (const l of this.act) if (l.value.has(opt)) return true;
+    return false;
+  }
+
+  private isOptional(opt: string): boolean {
+    for (const l of this.act) if (l.optional.has(opt)) return true;
+    return false;
+  }
+
+  private isKnown(opt: string): boolean {
+    for (const l of this.act) if (l.known.has(opt)) return true;
+    return false;
+  }
+
+  private strict(): boolean {
+    for (const l of this.act) if (l.strict) return true;
+    return false;
+  }
+
+  private careful(): boolean {
+    for (const l of this.act) if (l.careful) return true;
+    return false;
+  }
+
+  private notUnderstood(why: string): void {
+    this.out.unknown ??= why;
+  }
+
+  private spellings(opt: string): string[] {
     const all = [opt];
-    for (const l of active()) for (const s of l.syn.get(opt) ?? []) if (!all.includes(s)) all.push(s);
+    for (const l of this.act) {
+      const syn = l.syn.get(opt);
+      if (syn !== undefined) for (const s of syn) if (!all.includes(s)) all.push(s);
+    }
     return all;
-  };
-  const record = (name: string, value: W | null, at: number): number => {
-    const names = spellings(name);
+  }
+
+  private record(name: string, value: W | null, at: number): number {
+    const names = this.spellings(name);
+    const out = this.out;
     for (const n of names) out.flags.add(n);
     if (value !== null) {
       for (const n of names) {
@@ -221,92 +336,106 @@ export function readWords<W extends Word>(input: readonly W[], grammar: ProgramG
         else out.values.set(n, [value.value]);
       }
     }
-    opts.push({ name, names, value });
-    if (anyLevel((l) => (l.g.stop_after ?? []).some((s) => names.includes(s)))) endOfOptions = true;
-    if (value !== null && anyLevel((l) => (l.g.split_options ?? []).some((s) => names.includes(s)))) {
-      // `env -S STRING`: its words are read in its place; option reading goes on there.
-      if (value.dynamic) notUnderstood(`${name} with a run-time string`);
-      else if (++splits > MAX_SPLITS) notUnderstood(`${name} nested too deeply`);
-      else {
-        const split = splitEnvString(value.value);
-        if (split === null) notUnderstood(`${name} string not understood`);
-        else words.splice(at + 1, 0, ...split.map((s) => withValue(value, s.value, s.dynamic)));
-      }
+    this.opts.push({ name, names, value });
+    for (const l of this.act) {
+      if (l.stopAfter.size > 0 && names.some((n) => l.stopAfter.has(n))) this.endOfOptions = true;
+      if (value !== null && l.split.size > 0 && names.some((n) => l.split.has(n))) this.split(name, value, at);
     }
     return at;
-  };
-  const expandLong = (name: string): string => {
-    if (!prog.abbreviations) return name;
+  }
+
+  /** `env -S STRING`: its words are read in its place; option reading goes on there. */
+  private split(name: string, value: W, at: number): void {
+    if (value.dynamic) this.notUnderstood(`${name} with a run-time string`);
+    else if (++this.splits > MAX_SPLITS) this.notUnderstood(`${name} nested too deeply`);
+    else {
+      const split = splitEnvString(value.value);
+      if (split === null) this.notUnderstood(`${name} string not understood`);
+      else this.words.splice(at + 1, 0, ...split.map((s) => withValue(value, s.value, s.dynamic)));
+    }
+  }
+
+  private expandLong(name: string): string {
+    if (!this.prog.abbreviations) return name;
     let exact = false;
     const hits: string[] = [];
-    for (const l of active()) {
+    for (const l of this.act) {
       if (l.known.has(name)) exact = true;
       for (const o of l.longs) if (o.startsWith(name) && !hits.includes(o)) hits.push(o);
     }
     return !exact && hits.length === 1 ? hits[0]! : name;
-  };
-  /** A value in the next word; null (and not understood on careful levels) when there is none. */
-  const nextValue = (i: number, name: string): W | null => {
-    const v = words[i + 1];
+  }
+
+  /** A value in the next word; null (and not understood on strict levels) when there is none. */
+  private nextValue(i: number, name: string): W | null {
+    const v = this.words[i + 1];
     if (v === undefined) {
-      if (strict()) notUnderstood(`option ${name} needs a value`);
+      if (this.strict()) this.notUnderstood(`option ${name} needs a value`);
       return null;
     }
     return v;
-  };
-  const execOption = (name: string): readonly string[] | undefined => {
-    for (const l of active()) {
+  }
+
+  private execOption(name: string): readonly string[] | undefined {
+    for (const l of this.act) {
       const e = l.g.runs?.exec_options;
       if (e !== undefined && Object.hasOwn(e, name)) return e[name];
     }
     return undefined;
-  };
+  }
 
   /** Reads the option word at `i`; returns the index of the last word it used. */
-  const readOption = (i: number): number => {
-    const w = words[i]!;
+  private readOption(i: number): number {
+    const w = this.words[i]!;
     const v = w.value;
-    if (w.dynamic && careful()) notUnderstood(`run-time option ${v}`);
-    if (firstOption < 0 && out.operands.length > 0) firstOption = i;
-    if (anyLevel((l) => l.g.numeric === true) && /^--?\d+$/.test(v)) return record('-#', withValue(w, v.replace(/^-/, '')), i);
-    const singleDash = v[0] === '-' && v[1] !== '-' && anyLevel((l) => l.g.single_dash_long === true);
-    if (v.startsWith('--') || singleDash) {
+    if (w.dynamic && this.careful()) this.notUnderstood(`run-time option ${v}`);
+    if (this.firstOption < 0 && this.out.operands.length > 0) this.firstOption = i;
+    let numeric = false;
+    let singleDash = false;
+    for (const l of this.act) {
+      numeric ||= l.numeric;
+      singleDash ||= l.singleDash;
+    }
+    if (numeric && /^--?\d+$/.test(v)) return this.record('-#', withValue(w, v.replace(/^-/, '')), i);
+    singleDash &&= v[0] === '-' && v[1] !== '-';
+    if (singleDash || v.startsWith('--')) {
       const eq = v.indexOf('=');
       const raw = eq < 0 ? v : v.slice(0, eq);
-      const terms = execOption(raw);
-      if (terms !== undefined) return readExec(i, raw, terms);
-      const name = singleDash ? raw : expandLong(raw);
-      if (!isKnown(name)) {
-        if (strict()) notUnderstood(`unknown option ${raw}`);
-        if (singleDash) return record(name, null, i);
+      const terms = this.execOption(raw);
+      if (terms !== undefined) return this.readExec(i, raw, terms);
+      const name = singleDash ? raw : this.expandLong(raw);
+      if (!this.isKnown(name)) {
+        if (this.strict()) this.notUnderstood(`unknown option ${raw}`);
+        if (singleDash) return this.record(name, null, i);
       }
       if (eq >= 0) {
-        if (strict() && !takesValue(name) && !isOptional(name)) notUnderstood(`option ${name} takes no value`);
-        return record(name, withValue(w, v.slice(eq + 1)), i);
+        if (this.strict() && !this.takesValue(name) && !this.isOptional(name)) this.notUnderstood(`option ${name} takes no value`);
+        return this.record(name, withValue(w, v.slice(eq + 1)), i);
       }
-      if (takesValue(name)) return record(name, nextValue(i, name), i + 1);
-      return record(name, null, i);
+      if (this.takesValue(name)) return this.record(name, this.nextValue(i, name), i + 1);
+      return this.record(name, null, i);
     }
-    const lead = v[0] === '+' ? '+' : '-';
     for (let j = 1; j < v.length; j++) {
       const opt = `-${v[j]}`;
-      if (takesValue(opt) || isOptional(opt)) {
+      const optional = this.isOptional(opt);
+      if (optional || this.takesValue(opt)) {
         let rest = v.slice(j + 1);
         if (rest !== '') {
-          if (prog.shortEquals && rest[0] === '=') rest = rest.slice(1);
-          return record(opt, withValue(w, rest), i);
+          if (this.prog.shortEquals && rest[0] === '=') rest = rest.slice(1);
+          return this.record(opt, withValue(w, rest), i);
         }
-        if (isOptional(opt)) return record(opt, null, i);
-        return record(opt, nextValue(i, opt), i + 1);
+        if (optional) return this.record(opt, null, i);
+        return this.record(opt, this.nextValue(i, opt), i + 1);
       }
-      if (!isKnown(opt) && strict()) notUnderstood(`unknown option ${lead}${v[j]}`);
-      record(opt, null, i);
+      if (!this.isKnown(opt) && this.strict()) this.notUnderstood(`unknown option ${v[0]}${v[j]}`);
+      this.record(opt, null, i);
     }
     return i;
-  };
+  }
 
   /** `find … -exec CMD… ;`: the command ends at a terminator (`{} +`: a `+` right after `{}`). */
-  const readExec = (i: number, name: string, terms: readonly string[]): number => {
+  private readExec(i: number, name: string, terms: readonly string[]): number {
+    const words = this.words;
     const ends = (j: number): boolean =>
       terms.some((t) => {
         const parts = t.split(' ');
@@ -315,96 +444,123 @@ export function readWords<W extends Word>(input: readonly W[], grammar: ProgramG
       });
     let j = i + 1;
     while (j < words.length && !ends(j)) j++;
-    const repl = active().find((l) => l.g.runs?.exec_options !== undefined)?.g.runs?.replace;
+    const repl = this.act.find((l) => l.g.runs?.exec_options !== undefined)?.g.runs?.replace;
     const argv = words.slice(i + 1, j).map((a) => (repl !== undefined && repl !== '' && a.value.includes(repl) ? withValue(a, a.value, true) : a));
-    if (argv.length > 0) execRuns.push({ kind: 'command', argv, label: `${program} ${name}`, stdin: false });
-    opts.push({ name, names: [name], value: null });
-    out.flags.add(name);
+    if (argv.length > 0) this.execRuns.push({ kind: 'command', argv, label: `${this.program} ${name}`, stdin: false });
+    this.opts.push({ name, names: [name], value: null });
+    this.out.flags.add(name);
     return j;
-  };
+  }
 
-  for (let i = 1; i < words.length; i++) {
-    const w = words[i]!;
-    const v = w.value;
-    if (!endOfOptions && v === '--') {
-      // Before the subcommand, `--` is skipped: the subcommand is still looked for.
-      if (!expectSub) endOfOptions = true;
-      continue;
-    }
-    if (!endOfOptions && v === '-') {
-      const dash = active().find((l) => l.g.dash !== undefined)?.g.dash;
-      if (dash === '--') {
-        endOfOptions = true;
-        continue;
-      }
-      if (dash !== undefined) {
-        record(dash, null, i);
-        continue;
-      }
-    }
-    const optionWord = v.length > 1 && (v[0] === '-' || (v[0] === '+' && anyLevel((l) => l.g.plus_options === true)));
-    if (!endOfOptions && optionWord) {
-      i = readOption(i);
-      continue;
-    }
-    if (!expectSub) {
-      out.operands.push(i);
-      levelOperands++;
-      if (anyLevel((l) => l.g.options_first === true) && levelOperands > (level.g.options_after ?? 0)) endOfOptions = true;
-      continue;
-    }
-    if (w.dynamic) {
-      out.subcommand_dynamic = true;
-      expectSub = false;
-      continue;
-    }
-    const name = level.aliases.get(v) ?? v;
-    if (level === prog.root && prog.inlineAliases && !prog.commands.has(name)) {
-      const alias = inlineAlias(out.values.get(prog.inlineAliases.option), prog.inlineAliases.prefix, name);
-      if (alias !== undefined && aliasSteps < MAX_ALIAS_STEPS) {
-        aliasSteps++;
-        const rest = words.slice(i + 1);
-        if (alias.startsWith('!')) {
-          out.shell_alias = [alias.slice(1), ...rest.map((r) => shellQuote(r.value))].join(' ');
-          expectSub = false;
-          endOfOptions = true;
-          i = words.length;
+  private dashOption(): string | undefined {
+    for (const l of this.act) if (l.dash !== undefined) return l.dash;
+    return undefined;
+  }
+
+  private plus(): boolean {
+    for (const l of this.act) if (l.plus) return true;
+    return false;
+  }
+
+  private optionsFirst(): boolean {
+    for (const l of this.act) if (l.optionsFirst) return true;
+    return false;
+  }
+
+  read(mode: ReadMode): Reading<W> {
+    const { words, out, prog } = this;
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i]!;
+      const v = w.value;
+      if (!this.endOfOptions) {
+        if (v === '--') {
+          // Before the subcommand, `--` is skipped: the subcommand is still looked for.
+          if (!this.expectSub) this.endOfOptions = true;
           continue;
         }
-        const expansion = splitAliasWords(alias).map((s) => withValue(w, s, false));
-        words.splice(i, words.length - i, ...expansion, ...rest);
-        i--;
+        if (v === '-') {
+          const dash = this.dashOption();
+          if (dash === '--') {
+            this.endOfOptions = true;
+            continue;
+          }
+          if (dash !== undefined) {
+            this.record(dash, null, i);
+            continue;
+          }
+        }
+        if (v.length > 1 && (v[0] === '-' || (v[0] === '+' && this.plus()))) {
+          i = this.readOption(i);
+          continue;
+        }
+      }
+      if (!this.expectSub) {
+        out.operands.push(i);
+        this.levelOperands++;
+        if (this.optionsFirst() && this.levelOperands > (this.level.g.options_after ?? 0)) this.endOfOptions = true;
         continue;
       }
+      if (w.dynamic) {
+        out.subcommand_dynamic = true;
+        this.expectSub = false;
+        continue;
+      }
+      const level = this.level;
+      const name = level.aliases.get(v) ?? v;
+      if (level === prog.root && prog.inlineAliases && !prog.commands.has(name)) {
+        const alias = inlineAlias(out.values.get(prog.inlineAliases.option), prog.inlineAliases.prefix, name);
+        if (alias !== undefined && this.aliasSteps < MAX_ALIAS_STEPS) {
+          this.aliasSteps++;
+          const rest = words.slice(i + 1);
+          if (alias.startsWith('!')) {
+            out.shell_alias = [alias.slice(1), ...rest.map((r) => shellQuote(r.value))].join(' ');
+            this.expectSub = false;
+            this.endOfOptions = true;
+            i = words.length;
+            continue;
+          }
+          const expansion = splitAliasWords(alias).map((s) => withValue(w, s, false));
+          words.splice(i, words.length - i, ...expansion, ...rest);
+          i--;
+          continue;
+        }
+      }
+      out.subcommand.push(name);
+      const next = level.sub(name) ?? LEAF;
+      this.level = next;
+      this.chain.push(next);
+      this.act = prog.inherit ? this.chain : [next];
+      this.expectSub = next.nested;
+      this.levelOperands = 0;
+      this.firstOption = -1;
     }
-    out.subcommand.push(name);
-    level = level.sub(name) ?? compileLevel(LEAF_GRAMMAR);
-    chain.push(level);
-    current = [level];
-    expectSub = level.nested;
-    levelOperands = 0;
-    firstOption = -1;
+    this.finish(mode);
+    return out;
   }
 
-  const base = [program, ...out.subcommand].join(' ');
-  const operandWords = out.operands.map((k) => words[k]!);
-  const r = level.g.runs;
-  if (r !== undefined) readRuns(r, level, base, operandWords, opts, execRuns, out, words[0]);
-  // Files: the deepest level that describes them (`openssl enc` reads `-in` as openssl does).
-  for (let k = chain.length - 1; k >= 0; k--) {
-    const f = chain[k]!.g.files;
-    if (f === undefined) continue;
-    out.files = readFiles(f, opts, out.operands, words, firstOption);
-    break;
-  }
-  for (const l of chain) {
-    for (const [key, role] of Object.entries(l.g.roles ?? {})) {
-      const found = key === 'operands' ? operandWords.map((w) => w.value) : (out.values.get(key) ?? []);
-      if (found.length === 0) continue;
-      out.roles.set(role, [...(out.roles.get(role) ?? []), ...found]);
+  /** What runs, the files and the roles, from the levels reached. */
+  private finish(mode: ReadMode): void {
+    const { out, words, chain, level } = this;
+    const r = level.g.runs;
+    if (r !== undefined && mode !== 'args') {
+      const base = [this.program, ...out.subcommand].join(' ');
+      readRuns(r, level, base, out.operands.map((k) => words[k]!), this.opts, this.execRuns, out, words[0]);
+    }
+    // Files: the deepest level that describes them (`openssl enc` reads `-in` as openssl does).
+    for (let k = mode === 'all' ? chain.length - 1 : -1; k >= 0; k--) {
+      const f = chain[k]!.g.files;
+      if (f === undefined) continue;
+      out.files = readFiles(f, this.opts, out.operands, words, this.firstOption);
+      break;
+    }
+    for (const l of chain) {
+      for (const [key, role] of l.roles) {
+        const found = key === 'operands' ? out.operands.map((k) => words[k]!.value) : (out.values.get(key) ?? []);
+        if (found.length === 0) continue;
+        out.roles.set(role, [...(out.roles.get(role) ?? []), ...found]);
+      }
     }
   }
-  return out;
 }
 
 function readRuns<W extends Word>(
@@ -556,11 +712,12 @@ function readFiles<W extends Word>(spec: FilesSpec, opts: readonly Opt<W>[], ope
 
 /** The string-only reading that rules use, for an argv from the shell analysis. */
 export function readArgv(argv: readonly string[], dynamic: Iterable<number>, grammars: Grammars): ReadArgs {
-  const dyn = new Set(dynamic);
-  const words: Word[] = argv.map((value, i) => ({ value, dynamic: dyn.has(i) }));
+  const dyn = Array.isArray(dynamic) ? (dynamic as readonly number[]) : [...dynamic];
+  const words: Word[] = new Array<Word>(argv.length);
+  for (let i = 0; i < argv.length; i++) words[i] = { value: argv[i]!, dynamic: dyn.length > 0 && dyn.includes(i) };
   const program = argv[0] ?? '';
   const data = programData(program, grammars);
-  const r = readWords(words, data?.grammar, program);
+  const r = readWords(words, data?.grammar, program, 'args');
   const out: ReadArgs = {
     program: r.program,
     subcommand: r.subcommand,

@@ -304,12 +304,12 @@ export class Analyzer {
           data = programData(prog, programs);
         }
       }
-      if (data === undefined || !mayRun(data.grammar)) {
+      if (data === undefined || !mayRun(data.grammar, args)) {
         this.out.push(toCommand(prog, args, via, false));
         if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx);
         return;
       }
-      const r = readWords(args, data.grammar, prog);
+      const r = readWords(args, data.grammar, prog, 'runs');
       if (r.unknown !== null) {
         this.out.push(toCommand(prog, args, via, true));
         return;
