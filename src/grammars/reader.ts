@@ -623,7 +623,8 @@ function commandRun<W extends Word>(
   let cmd = ops.slice(r.skip ?? 0);
   if (r.assignments === true) {
     let k = 0;
-    while (k < cmd.length && !cmd[k]!.dynamic && /^[^=]+=/.test(cmd[k]!.value) && !cmd[k]!.value.startsWith('-')) k++;
+    // `NAME=value`; with a run-time part, only when NAME is a plain identifier (`PATH="$PATH"`).
+    while (k < cmd.length && isAssignment(cmd[k]!)) k++;
     cmd = cmd.slice(k);
   }
   let after: W[] = [];
@@ -662,6 +663,9 @@ function commandRun<W extends Word>(
   }
   runs.push({ kind: 'command', argv, label: base, stdin: r.no_stdin !== true });
 }
+
+const isAssignment = (w: Word): boolean =>
+  w.dynamic ? /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value) : /^[^=]+=/.test(w.value) && !w.value.startsWith('-');
 
 /** Words joined by blanks, as `watch`, `eval` and `ssh` join them. */
 export function joinWords<W extends Word>(ws: readonly W[]): W {

@@ -247,8 +247,10 @@ export class Analyzer {
   private pipeStdin(prev: Command, vars: Vars): Stdin {
     const unknown: Stdin = { kind: 'unknown', label: '| %' };
     if (prev.type !== 'simple' || prev.words.length === 0) return unknown;
-    const args: ArgWord[] = [];
-    for (const w of prev.words) expandWordInto(w, vars, args);
+    const words: ArgWord[] = [];
+    for (const w of prev.words) expandWordInto(w, vars, words);
+    // Through wrappers: `timeout 5 echo 'git push' | sh` pipes what echo prints.
+    const args = this.innermost(words);
     const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
     const dynamic = args.some((a) => a.dynamic);
     if (prog === 'echo') {
@@ -275,6 +277,23 @@ export class Analyzer {
       if (s?.kind === 'text') return { ...s, label: '| %' };
     }
     return unknown;
+  }
+
+  /** The command a chain of wrappers runs (`nice timeout 5 echo x` → `echo x`), read with the program data. */
+  private innermost(argsIn: ArgWord[]): ArgWord[] {
+    let args = argsIn;
+    for (let guard = 0; guard < 16; guard++) {
+      const w0 = args[0];
+      if (w0 === undefined || w0.dynamic || w0.glob) return args;
+      const prog = basename(w0.value);
+      const data = programData(prog, this.opts.programs);
+      if (data === undefined || !mayRun(data.grammar, args)) return args;
+      const r = readWords(args, data.grammar, prog, 'runs');
+      const only = r.unknown === null && r.runs.length === 1 && !r.self ? r.runs[0] : undefined;
+      if (only?.kind !== 'command') return args;
+      args = only.argv;
+    }
+    return args;
   }
 
   // ---- unwrapping ---------------------------------------------------------------------------
