@@ -81,6 +81,9 @@ const seenThrough: Array<[string, string]> = [
   ['perl -e \'system("git push -f")\'', 'perl -e \'print "git push -f"\''],
   ['ruby -e \'system("git push -f")\'', 'ruby -e \'puts "git push -f"\''],
   ['eval git push -f', 'eval "$(ssh-agent -s)"'],
+  // A run-time first operand may be `-c` itself.
+  ["bash $X 'git push -f'", 'bash "$SCRIPT" notes.txt'],
+  ["python3 $F \"import os; os.system('git push -f')\"", 'python3 "$F" input.txt'],
 ];
 
 describe('what runs is seen through, look-alikes stay allowed (built CLI)', () => {

@@ -158,6 +158,9 @@ describe('what runs', () => {
     ['python -Bc ⟨x⟩ a b', ['[python -c] python: x', 'self']],
     ['python -m http.server', ['stdin python', 'self']],
     ['python script.py', ['self']],
+    // A run-time first operand may be the option itself.
+    ['bash $X ⟨git push⟩', ['[bash $X] script: $X', '[bash -c] shell: git push', 'self']],
+    ['python3 $F ⟨x⟩', ['[python3 -c] python: x', 'self']],
     ['node --eval=⟨x⟩', ['[node -e] node: x', 'self']],
     ['node -p ⟨x⟩', ['[node -e] node: x', 'self']],
     ['perl -lane ⟨x⟩', ['[perl -e] perl: x', 'self']],

@@ -576,6 +576,7 @@ function readRuns<W extends Word>(
   const given = (list: readonly string[] | undefined): boolean => list !== undefined && opts.some((o) => o.names.some((n) => list.includes(n)));
   const noRun = opts.some((o) => o.names.some((n) => (r.no_run ?? []).includes(n)) && !(level.optional.has(o.name) && o.value !== null));
   const runs: Run<W>[] = [...execRuns];
+  let speculative = false;
   if (out.unknown === null && !noRun) {
     for (const o of opts) {
       if (o.value === null) continue;
@@ -596,6 +597,18 @@ function readRuns<W extends Word>(
         runs.push({ kind: 'stdin_script' });
       }
       if (r.stdin_code === true && ops.length === 0) runs.push({ kind: 'stdin_code', language: r.language ?? '' });
+      // A run-time first operand may be the flag or option itself (`X=-c; bash $X TEXT`): the
+      // next operand is then read as the text or code too (never fewer commands than run).
+      const next = ops[1];
+      if (ops[0]?.dynamic === true && next !== undefined) {
+        if (r.shell_flags !== undefined && !given(r.shell_flags)) {
+          runs.push({ kind: 'shell', text: next, label: `${base} ${r.shell_flags[0]}`, args: ops.slice(2) });
+          speculative = true;
+        } else if (r.code_options !== undefined) {
+          runs.push({ kind: 'code', code: next, language: r.language ?? '', label: `${base} ${r.code_options[0]}` });
+          speculative = true;
+        }
+      }
     }
     const text0 = ops[0];
     if (r.shell_first !== undefined && text0 !== undefined && ops.length >= r.shell_first && text0.value !== '' && !text0.value.startsWith('-')) {
@@ -608,7 +621,7 @@ function readRuns<W extends Word>(
   const self = r.self ?? 'always';
   // `idle`: the program stands for nothing else when it runs no command or shell text of its
   // own (`bash` reading a script, `sudo -l`).
-  out.self = out.unknown !== null || self === 'always' || (self === 'idle' && !runs.some((x) => x.kind === 'command' || x.kind === 'shell'));
+  out.self = out.unknown !== null || self === 'always' || speculative || (self === 'idle' && !runs.some((x) => x.kind === 'command' || x.kind === 'shell'));
 }
 
 function commandRun<W extends Word>(
