@@ -81,6 +81,10 @@ const seenThrough: Array<[string, string]> = [
   ['perl -e \'system("git push -f")\'', 'perl -e \'print "git push -f"\''],
   ['ruby -e \'system("git push -f")\'', 'ruby -e \'puts "git push -f"\''],
   ['eval git push -f', 'eval "$(ssh-agent -s)"'],
+  // Settings whose value is shell text.
+  ["git -c core.pager='git push -f' log", 'git -c core.pager=less log'],
+  ["git -c core.sshCommand='sh -c \"git push -f\"' fetch", "git -c core.sshCommand='ssh -i key' fetch"],
+  ["ssh -o ProxyCommand='git push -f' host", "ssh -o ProxyCommand='nc %h %p' host"],
   // A run-time first operand may be `-c` itself.
   ["bash $X 'git push -f'", 'bash "$SCRIPT" notes.txt'],
   ["python3 $F \"import os; os.system('git push -f')\"", 'python3 "$F" input.txt'],

@@ -26,6 +26,12 @@ const COMMANDS = (
 export const git: ProgramGrammar = {
   nested: true,
   dashed: true,
+  // `git -c NAME=VALUE`: settings whose value git runs through a shell.
+  runs: {
+    shell_settings: {
+      '-c': ['core.sshCommand', 'core.pager', 'core.editor', 'core.askPass', 'core.fsmonitor', 'sequence.editor', 'diff.external', 'gpg.program', 'credential.helper', 'pager.'],
+    },
+  },
   abbreviations: true,
   inline_aliases: { option: '-c', prefix: 'alias.' },
   commands: COMMANDS,

@@ -153,6 +153,15 @@ describe('what runs', () => {
     ['git rebase --exec=⟨make test⟩ main', ['[git rebase --exec] shell: make test', 'self']],
     ['git bisect run make test', ['[git bisect run] shell: make test', 'self']],
     ['git push -f', ['self']],
+    // settings whose value is shell text
+    ['git -c core.pager=⟨git push -f⟩ log', ['[git -c core.pager] shell: git push -f', 'self']],
+    ['git -c core.sshCommand=⟨ssh -i k⟩ -c user.name=x fetch', ['[git -c core.sshCommand] shell: ssh -i k', 'self']],
+    ['git -c CORE.PAGER=less log', ['[git -c CORE.PAGER] shell: less', 'self']],
+    ['git -c pager.log=⟨sh -c x⟩ log', ['[git -c pager.log] shell: sh -c x', 'self']],
+    ['git -c credential.helper=⟨!f() { echo; }; f⟩ push', ['[git -c credential.helper] shell: f() { echo; }; f', 'self']],
+    ['git -c user.name=pager log', ['self']],
+    ['ssh -o ProxyCommand=⟨nc %h %p⟩ host', ['[ssh -o ProxyCommand] shell: nc %h %p', 'self']],
+    ['ssh -o ⟨LocalCommand git push⟩ -o PermitLocalCommand=yes host ls', ['[ssh] shell: ls', '[ssh -o LocalCommand] shell: git push']],
     // code
     ['python3 -c ⟨import os⟩', ['[python3 -c] python: import os', 'self']],
     ['python -Bc ⟨x⟩ a b', ['[python -c] python: x', 'self']],

@@ -107,7 +107,8 @@ function compileLevel(g: CommandGrammar): Level {
     },
     aliases: new Map(Object.entries(g.aliases ?? {})),
     nested: g.nested === true || Object.keys(raw).length > 0,
-    careful: g.strict === true || g.runs !== undefined,
+    // Settings alone (`git -c core.pager=…`) do not make a program's options a matter of care.
+    careful: g.strict === true || (g.runs !== undefined && Object.keys(g.runs).some((k) => k !== 'shell_settings')),
     strict: g.strict === true,
     numeric: g.numeric === true,
     singleDash: g.single_dash_long === true,
@@ -163,19 +164,22 @@ const gates = new WeakMap<ProgramGrammar, readonly string[] | boolean>();
 export function mayRun(g: ProgramGrammar, words: readonly Word[]): boolean {
   let gate = gates.get(g);
   if (gate === undefined) {
+    const rootRuns = Object.keys(g.runs ?? {}).filter((k) => k !== 'shell_settings');
     if (!levelRuns(g)) gate = false;
-    else if (g.runs !== undefined || g.split_options !== undefined || g.inherit_options === true) gate = true;
+    else if (rootRuns.length > 0 || g.split_options !== undefined || g.inherit_options === true) gate = true;
     else {
       const subs = g.subcommands ?? {};
       const names = Object.keys(subs).filter((k) => subs[k] != null && levelRuns(subs[k]));
       for (const [alias, target] of Object.entries(g.aliases ?? {})) if (names.includes(target)) names.push(alias);
+      // Settings that run shell text: the setting's name is in a word (`-c core.pager=…`).
+      for (const list of Object.values(g.runs?.shell_settings ?? {})) names.push(...list.map((n) => n.toLowerCase()));
       gate = names;
     }
     gates.set(g, gate);
   }
   if (typeof gate === 'boolean') return gate;
   for (let i = 1; i < words.length; i++) {
-    const v = words[i]!.value;
+    const v = words[i]!.value.toLowerCase();
     for (const n of gate) if (v.includes(n)) return true;
   }
   return false;
@@ -452,6 +456,30 @@ class WordReader<W extends Word> {
     return j;
   }
 
+  /** Settings whose value is shell text (`git -c core.pager=…`, `ssh -o ProxyCommand=…`), at any level reached. */
+  private settings(): void {
+    for (const l of this.chain) {
+      const spec = l.g.runs?.shell_settings;
+      if (spec === undefined) continue;
+      for (const o of this.opts) {
+        if (o.value === null) continue;
+        const names = o.names.find((n) => Object.hasOwn(spec, n));
+        if (names === undefined) continue;
+        const m = /^\s*([^=\s]+)\s*(?:=|\s)\s*([\s\S]*)$/.exec(o.value.value);
+        if (m === null) continue;
+        const key = m[1]!.toLowerCase();
+        const wanted = spec[names]!.some((k) => {
+          const lower = k.toLowerCase();
+          return lower.endsWith('.') ? key.startsWith(lower) : key === lower;
+        });
+        if (!wanted) continue;
+        const text = m[2]!.replace(/^!/, '');
+        if (text === '') continue;
+        this.out.runs.push({ kind: 'shell', text: withValue(o.value, text), label: `${this.program} ${names} ${m[1]}`, args: [] });
+      }
+    }
+  }
+
   private dashOption(): string | undefined {
     for (const l of this.act) if (l.dash !== undefined) return l.dash;
     return undefined;
@@ -546,6 +574,7 @@ class WordReader<W extends Word> {
       const base = [this.program, ...out.subcommand].join(' ');
       readRuns(r, level, base, out.operands.map((k) => words[k]!), this.opts, this.execRuns, out, words[0]);
     }
+    if (mode !== 'args') this.settings();
     // Files: the deepest level that describes them (`openssl enc` reads `-in` as openssl does).
     for (let k = mode === 'all' ? chain.length - 1 : -1; k >= 0; k--) {
       const f = chain[k]!.g.files;

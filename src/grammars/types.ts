@@ -59,6 +59,13 @@ export interface RunsSpec {
   exec_flags?: string[];
   /** Options whose value is shell text (`su -c`, `flock -c`, `git rebase --exec`). */
   shell_options?: string[];
+  /**
+   * Options that set a setting, `NAME=VALUE` (or `NAME VALUE`), where some settings are shell
+   * text the program runs (`git -c core.pager=…`, `ssh -o ProxyCommand=…`): option → setting
+   * names, compared in lower case; a name ending in `.` is a prefix (`pager.`). A leading `!` of
+   * the value is dropped (`credential.helper=!cmd`).
+   */
+  shell_settings?: Record<string, string[]>;
   /** With one of these flags the first operand is shell text and the rest are its $0, $1, … (`bash -c`). */
   shell_flags?: string[];
   /** The first operand is shell text when there are at least this many operands (`trap CMD SIGNAL`). */

@@ -38,7 +38,7 @@ const PROGRAM: Record<string, Kind> = {
   dashed: 'bool',
   versioned: 'bool',
 };
-const RUNS: Record<string, Kind | 'self' | 'terminators' | 'word'> = {
+const RUNS: Record<string, Kind | 'self' | 'terminators' | 'settings' | 'word'> = {
   command: 'bool',
   skip: 'count',
   assignments: 'bool',
@@ -52,6 +52,7 @@ const RUNS: Record<string, Kind | 'self' | 'terminators' | 'word'> = {
   shell_operands: 'bool',
   exec_flags: 'options',
   shell_options: 'options',
+  shell_settings: 'settings',
   shell_flags: 'options',
   shell_first: 'count',
   code_options: 'options',
@@ -109,6 +110,9 @@ function checkValue(kind: string, v: unknown, at: string, out: string[]): void {
       return;
     case 'self':
       if (!['always', 'idle', 'never'].includes(v as string)) out.push(`${at} must be one of always, idle, never`);
+      return;
+    case 'settings':
+      if (!isObject(v) || !Object.values(v).every(isStringList)) out.push(`${at} must map options to lists of setting names`);
       return;
     case 'terminators':
       if (!isObject(v) || !Object.values(v).every(isStringList)) out.push(`${at} must map options to lists of terminator words`);
