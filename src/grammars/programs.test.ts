@@ -126,6 +126,11 @@ describe('what runs', () => {
     // shell text
     ['bash -c ⟨git push⟩ arg0 arg1', ['[bash -c] shell: git push | arg0 arg1']],
     ['bash -euxc ⟨git push⟩', ['[bash -c] shell: git push']],
+    ['bash -oe pipefail -c ⟨git push⟩', ['[bash -c] shell: git push']],
+    ['bash -eo pipefail -c ⟨git push⟩', ['[bash -c] shell: git push']],
+    ['bash -oo errexit pipefail -c ⟨git push⟩', ['[bash -c] shell: git push']],
+    ['bash -ocx pipefail ⟨git push⟩', ['[bash -c] shell: git push']],
+    ['sh +o posix -c ⟨git push⟩', ['[sh -c] shell: git push']],
     ['sh script.sh a', ['[sh script.sh] script: script.sh', 'self']],
     ['sh -s', ['stdin script', 'self']],
     ['bash', ['stdin script', 'self']],

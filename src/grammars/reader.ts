@@ -23,6 +23,7 @@ import type {
 interface Level {
   readonly g: CommandGrammar;
   readonly value: ReadonlySet<string>;
+  readonly nextWord: ReadonlySet<string>;
   readonly optional: ReadonlySet<string>;
   readonly known: ReadonlySet<string>;
   readonly longs: readonly string[];
@@ -71,8 +72,10 @@ function compileLevel(g: CommandGrammar): Level {
     syn.set(a, [...(syn.get(a) ?? []), b]);
     syn.set(b, [...(syn.get(b) ?? []), a]);
   }
+  const nextWord = new Set(g.next_word_values ?? []);
   const known = new Set<string>([
     ...value,
+    ...nextWord,
     ...optional,
     ...(g.long_options ?? []),
     ...(g.flags ?? []),
@@ -93,6 +96,7 @@ function compileLevel(g: CommandGrammar): Level {
   return {
     g,
     value,
+    nextWord,
     optional,
     known,
     longs,
@@ -419,22 +423,34 @@ class WordReader<W extends Word> {
       if (this.takesValue(name)) return this.record(name, this.nextValue(i, name), i + 1);
       return this.record(name, null, i);
     }
+    let used = i;
     for (let j = 1; j < v.length; j++) {
       const opt = `-${v[j]}`;
+      if (this.takesNextWord(opt)) {
+        // `-oe pipefail`: each such option takes the next unused word; the bundle goes on.
+        used++;
+        this.record(opt, this.words[used] ?? null, i);
+        continue;
+      }
       const optional = this.isOptional(opt);
       if (optional || this.takesValue(opt)) {
         let rest = v.slice(j + 1);
         if (rest !== '') {
           if (this.prog.shortEquals && rest[0] === '=') rest = rest.slice(1);
-          return this.record(opt, withValue(w, rest), i);
+          return Math.max(this.record(opt, withValue(w, rest), i), used);
         }
-        if (optional) return this.record(opt, null, i);
-        return this.record(opt, this.nextValue(i, opt), i + 1);
+        if (optional) return Math.max(this.record(opt, null, i), used);
+        return Math.max(this.record(opt, this.nextValue(used, opt), used + 1), used);
       }
       if (!this.isKnown(opt) && this.strict()) this.notUnderstood(`unknown option ${v[0]}${v[j]}`);
       this.record(opt, null, i);
     }
-    return i;
+    return Math.min(used, this.words.length - 1);
+  }
+
+  private takesNextWord(opt: string): boolean {
+    for (const l of this.act) if (l.nextWord.size > 0 && l.nextWord.has(opt)) return true;
+    return false;
   }
 
   /** `find … -exec CMD… ;`: the command ends at a terminator (`{} +`: a `+` right after `{}`). */

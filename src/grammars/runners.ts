@@ -53,7 +53,9 @@ const shell: ProgramGrammar = {
   options_first: true,
   plus_options: true,
   dash: '--',
-  value_options: ['-o', '-O', '--rcfile', '--init-file'],
+  // bash reads `-o NAME` from the next word even in a bundle (`-oe pipefail`, `-eo pipefail`).
+  next_word_values: ['-o', '-O'],
+  value_options: ['--rcfile', '--init-file'],
   runs: { shell_flags: ['-c'], script_operand: true, stdin_script: true, stdin_flags: ['-s'], self: 'idle' },
   files: { first: 'read', when: { '-c': { first: 'none' } } },
 };

@@ -95,6 +95,11 @@ export interface RunsSpec {
 export interface CommandGrammar {
   /** Options at this level that take a value (`-C`, `--git-dir`, `-o`): the value is not a flag or a word. */
   value_options?: string[];
+  /**
+   * Options whose value is always a following word, even inside a bundle, which goes on
+   * (shells: `bash -oe pipefail -c …` sets `-o pipefail` and `-e`).
+   */
+  next_word_values?: string[];
   /** Options whose value must be attached (`-h[HOST]`, `--preserve-env[=LIST]`, `perl -i[EXT]`). */
   optional_value?: string[];
   /**

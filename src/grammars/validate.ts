@@ -8,6 +8,7 @@ type Kind = 'options' | 'strings' | 'map' | 'bool' | 'count' | 'option' | 'runs'
 
 const LEVEL: Record<string, Kind> = {
   value_options: 'options',
+  next_word_values: 'options',
   optional_value: 'options',
   long_options: 'options',
   flags: 'options',

@@ -42,7 +42,7 @@ const WRAPPERS: Record<string, string[]> = {
   taskset: ['taskset 0x1 %', 'taskset -c 0 %'],
   chrt: ['chrt -o 0 %', 'chrt --other 0 %'],
   ionice: ['ionice -c 3 %', 'ionice -c2 -n7 %'],
-  bash: ['bash -c "%"', 'bash -ec "%"', 'bash -o pipefail -c "%"', 'bash --norc -c "%" arg0', 'echo "%" | bash', 'bash -s <<< "%"'],
+  bash: ['bash -c "%"', 'bash -ec "%"', 'bash -oe pipefail -c "%"', 'bash -ocx pipefail "%" 2>/dev/null', 'bash -o pipefail -c "%"', 'bash --norc -c "%" arg0', 'echo "%" | bash', 'bash -s <<< "%"'],
   sh: ['sh -c "%"', 'sh -xc "%" 2>/dev/null', 'echo "%" | sh -s'],
   dash: ['dash -c "%"'],
   eval: ['eval "%"', 'eval %'],
