@@ -179,6 +179,9 @@ describe('what runs', () => {
     ['node -p ⟨x⟩', ['[node -e] node: x', 'self']],
     ['perl -lane ⟨x⟩', ['[perl -e] perl: x', 'self']],
     ['perl -Mstrict -e ⟨x⟩', ['[perl -e] perl: x', 'self']],
+    ['perl -I lib -Ilib2 -e ⟨x⟩', ['[perl -e] perl: x', 'self']],
+    ['python -W ignore -X dev -c ⟨x⟩', ['[python -c] python: x', 'self']],
+    ['node -r dotenv/config --inspect -e ⟨x⟩', ['[node -e] node: x', 'self']],
     ['ruby -e ⟨x⟩', ['[ruby -e] ruby: x', 'self']],
     ['php -r ⟨x⟩', ['[php -r] php: x', 'self']],
   ])('%s', (line, expected) => {

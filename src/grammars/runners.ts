@@ -100,8 +100,9 @@ const perl: ProgramGrammar = {
   options_first: true,
   // `-l[OCT]` and `-0[HEX]` take digits only: read as flags, the digits as more flags.
   flags: ['-a', '-c', '-n', '-p', '-s', '-t', '-T', '-u', '-U', '-w', '-W', '-X', '-h', '-v', '-S', '-g', '-f', '-l', '-0'],
-  optional_value: ['-i', '-I', '-M', '-m', '-x', '-C', '-d', '-D', '-V'],
-  value_options: ['-F'],
+  // `-I DIR` may stand apart; the others take only an attached value.
+  optional_value: ['-i', '-M', '-m', '-x', '-C', '-d', '-D', '-V'],
+  value_options: ['-F', '-I'],
   runs: { code_options: ['-e', '-E'], language: 'perl', stdin_code: true },
   files: { operands: 'read', when: { '-i': { operands: 'write' } } },
 };
