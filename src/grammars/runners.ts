@@ -14,7 +14,8 @@ const env: ProgramGrammar = {
   dash: '-i',
   flags: ['-i', '-0', '-v'],
   long_options: ['--ignore-environment', '--null', '--list-signal-handling', '--debug', ...HELP],
-  value_options: ['-u', '--unset', '-C', '--chdir', '-a', '--argv0'],
+  // `-P ALTPATH`: BSD and macOS env.
+  value_options: ['-u', '--unset', '-C', '--chdir', '-a', '--argv0', '-P'],
   optional_value: ['--block-signal', '--default-signal', '--ignore-signal'],
   synonyms: { '-i': '--ignore-environment', '-0': '--null', '-u': '--unset', '-C': '--chdir', '-S': '--split-string', '-v': '--debug' },
   split_options: ['-S', '--split-string'],
