@@ -157,13 +157,21 @@ function levelRuns(g: CommandGrammar): boolean {
   return v;
 }
 
-const gates = new WeakMap<ProgramGrammar, readonly string[] | boolean>();
+interface Gate {
+  /** Names of subcommands that lead to a run (and their aliases). */
+  readonly exact: ReadonlySet<string>;
+  /** Lower-case strings looked for inside `NAME=VALUE` words (an inline alias, a setting). */
+  readonly inside: readonly string[];
+}
+
+const gates = new WeakMap<ProgramGrammar, Gate | boolean>();
 
 /**
  * Whether a command of this program may run something, from its words alone: the shell
  * analysis reads only those commands. False: the program never runs anything; true: it may;
- * a list: only when a word contains one of these (the names of the subcommands that lead to a
- * run, and their aliases: `git rebase`, `git submodule`; an inline alias holds the name too).
+ * otherwise only when a word is the name of a subcommand that leads to a run (`git rebase`,
+ * `git submodule`), or a `NAME=VALUE` word holds one or a setting that runs shell text
+ * (`-c alias.x=rebase`, `-c core.pager=…`).
  */
 export function mayRun(g: ProgramGrammar, words: readonly Word[]): boolean {
   let gate = gates.get(g);
@@ -175,16 +183,18 @@ export function mayRun(g: ProgramGrammar, words: readonly Word[]): boolean {
       const subs = g.subcommands ?? {};
       const names = Object.keys(subs).filter((k) => subs[k] != null && levelRuns(subs[k]));
       for (const [alias, target] of Object.entries(g.aliases ?? {})) if (names.includes(target)) names.push(alias);
-      // Settings that run shell text: the setting's name is in a word (`-c core.pager=…`).
-      for (const list of Object.values(g.runs?.shell_settings ?? {})) names.push(...list.map((n) => n.toLowerCase()));
-      gate = names;
+      const settings = Object.values(g.runs?.shell_settings ?? {}).flatMap((list) => list.map((n) => n.toLowerCase()));
+      gate = { exact: new Set(names), inside: [...names.map((n) => n.toLowerCase()), ...settings] };
     }
     gates.set(g, gate);
   }
   if (typeof gate === 'boolean') return gate;
   for (let i = 1; i < words.length; i++) {
-    const v = words[i]!.value.toLowerCase();
-    for (const n of gate) if (v.includes(n)) return true;
+    const w = words[i]!.value;
+    if (gate.exact.has(w)) return true;
+    if (!w.includes('=')) continue;
+    const v = w.toLowerCase();
+    for (const n of gate.inside) if (v.includes(n)) return true;
   }
   return false;
 }
