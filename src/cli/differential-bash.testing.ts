@@ -401,30 +401,17 @@ const inside = (first: readonly string[], then: readonly string[]) => (features:
 /** Compound commands whose body bash may or may not run, as far as the analysis knows. */
 const BODIES = ['text:if', 'text:for', 'text:while', 'text:case', 'text:function', 'text:and-or', 'text:background'];
 
-const WRAPPERS_10 = '#10 program data format ("what runs": ';
-
 /**
  * Miss classes expected on today's main. A miss is put in the first class that matches; a miss in
  * no class fails the in-suite test. Classes with `fixedBy: null` are open defects nobody is
  * fixing: they are reported on every run (and make scripts/fuzz-differential.mjs exit 1).
  */
 export const MISS_CLASSES: MissClass[] = [
-  { name: 'strace', fixedBy: `${WRAPPERS_10}strace)`, example: 'strace -f -o /dev/null git push -f', matches: has('wrap:strace') },
-  { name: 'unbuffer', fixedBy: `${WRAPPERS_10}unbuffer)`, example: 'unbuffer git push -f', matches: has('wrap:unbuffer') },
-  { name: 'caffeinate', fixedBy: `${WRAPPERS_10}caffeinate)`, example: 'caffeinate -i git push -f', matches: has('wrap:caffeinate') },
-  { name: 'ssh', fixedBy: `${WRAPPERS_10}ssh host CMD)`, example: 'ssh host git push -f', matches: has('wrap:ssh', 'text:ssh-text') },
-  { name: 'docker/podman exec', fixedBy: `${WRAPPERS_10}docker|podman exec … CMD)`, example: 'docker exec ctr git push -f', matches: has('wrap:docker-exec') },
-  { name: 'kubectl exec', fixedBy: `${WRAPPERS_10}kubectl exec … -- CMD)`, example: 'kubectl exec pod -- git push -f', matches: has('wrap:kubectl-exec') },
-  { name: 'nsenter', fixedBy: `${WRAPPERS_10}nsenter)`, example: 'nsenter -t 1 -m git push -f', matches: has('wrap:nsenter') },
-  { name: 'parallel', fixedBy: `${WRAPPERS_10}parallel … ::: …)`, example: 'parallel git push ::: -f', matches: has('wrap:parallel', 'text:parallel-text') },
-  { name: 'npx -c', fixedBy: `${WRAPPERS_10}npm exec -c / npx -c)`, example: "npx -c 'git push -f'", matches: has('text:npx-c') },
-  { name: 'env -', fixedBy: '#10 program data format (a lone `-` where it means something: `env -` is `env -i`)', example: 'env - git push -f', matches: has('wrap:env-dash') },
   { name: 'process substitution as script', fixedBy: '#10 text a shell runs that arrives another way (`source <(…)`, `bash <(…)`)', example: "source <(echo 'git push -f')", matches: has('text:procsub') },
   { name: 'variable copied from another', fixedBy: '#10 a variable copied from another (`B=$A`)', example: "a='git push -f'; b=$a; eval \"$b\"", matches: has('text:var-copy') },
   { name: 'exported variable in a nested shell', fixedBy: '#10 exported variables seen by nested shells', example: "export c='git push -f'; bash -c 'eval \"$c\"'", matches: has('text:export-nested') },
   { name: 'positional parameters', fixedBy: '#10 positional parameters resolved from the literal arguments', example: "bash -c 'eval \"$1\"' _ 'git push -f'", matches: has('text:positional', 'text:positional-argv') },
   { name: 'xargs -I{} sh -c', fixedBy: "#10 stdin producers (`xargs -I{} sh -c '{}'`)", example: "printf '%s' 'git push -f' | xargs -0 -I{} sh -c '{}'", matches: has('text:xargs-sh') },
-  { name: 'dashed git programs', fixedBy: '#10 dashed git programs (`…/git-core/git-<cmd>`)', example: '/usr/lib/git-core/git-push -f', ns: true, matches: has('spell:dashed-git') },
   { name: 'git aliases', fixedBy: '#10 git aliases (defined earlier on the line, GIT_CONFIG_COUNT)', example: 'git config alias.q push; git q -f', matches: has('spell:git-alias-config', 'spell:git-config-env') },
   {
     name: 'eval of a variable assigned in a conditional body',

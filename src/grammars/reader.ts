@@ -710,7 +710,23 @@ function commandRun<W extends Word>(
   const mark = (w: W): W => (repl !== undefined && repl !== '' && w.value.includes(repl) ? withValue(w, w.value, true) : w);
   const asShell = r.shell_operands === true && !given(r.exec_flags);
   if (asShell) {
-    if (cmd.length > 0) {
+    if (cmd.length > 0 && r.until !== undefined && after.length > 0) {
+      // `parallel CMD ::: A B`: CMD runs once per argument, the argument quoted in place of
+      // the replacement string, or after CMD when it has none; `::::` (arguments from files)
+      // is run-time.
+      const text = joinWords(cmd);
+      let sep = '';
+      for (const w of after) {
+        if (r.until.includes(w.value)) {
+          sep = w.value;
+          continue;
+        }
+        const arg = sep === r.until[0] && !w.dynamic ? shellQuote(w.value) : '$ARG';
+        const dynamic = text.dynamic || w.dynamic || sep !== r.until[0];
+        const value = repl !== undefined && repl !== '' && text.value.includes(repl) ? text.value.split(repl).join(arg) : `${text.value} ${arg}`;
+        runs.push({ kind: 'shell', text: withValue(text, value, dynamic), label: base, args: [] });
+      }
+    } else if (cmd.length > 0) {
       runs.push({ kind: 'shell', text: joinWords(cmd.map(mark)), label: base, args: [] });
     } else {
       // `parallel ::: 'cmd a' 'cmd b'`: each argument is a command line.

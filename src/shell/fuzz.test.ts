@@ -151,7 +151,7 @@ const SYNTAX: Array<(inner: string) => string> = [
   (c) => `git submodule foreach --recursive ${sq(c)}`,
   (c) => `git rebase -x ${sq(c)} main`,
   (c) => `git bisect run ${sq(c)}`,
-  (c) => `parallel -j 2 ${sq(c)} ::: a`,
+  (c) => `parallel -j 2 ::: ${sq(c)}`,
   (c) => `flock /tmp/l -c ${sq(c)}`,
   (c) => `script -qc ${sq(c)} /dev/null`,
   (c) => `su -c ${sq(c)} root`,
