@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PolicyError, type PolicyInput, type PolicyOutput } from '../core/contract.ts';
-import type { CompiledPolicy } from '../core/policy.ts';
+import { POLICY_FORMAT, type CompiledPolicy } from '../core/policy.ts';
 import type { LoadedPolicy } from '../packs/runtime.ts';
 import { outputOf } from '../adapters/testing.ts';
 import { handleHook, replyText, runDriver, type DriverDeps } from './driver.ts';
@@ -14,7 +14,7 @@ import type { CliIO } from './io.ts';
 import { testEnv } from '../test-home.testing.ts';
 
 const POLICY: CompiledPolicy = {
-  policy_format: 2,
+  policy_format: POLICY_FORMAT,
   tier: 'baseline',
   packs: [],
   rules: [],

@@ -120,6 +120,25 @@ export interface CommandDecision {
   via?: string[];
   /** True when the program could not be known statically (`$CMD commit`). */
   opaque?: boolean;
+  /** A file-tool call judged by its paths (argv: the tool's name). */
+  tool?: boolean;
+  /** The paths it touches, when asked for (`check --json`, `buckler evaluate`). */
+  paths?: CommandPath[];
+}
+
+/** One path a command touches, resolved (docs/packs.md, "Paths"). */
+export interface CommandPath {
+  /** As written in the command or the tool call. */
+  written: string;
+  /** Absolute and normalised; null when known only at run time. */
+  path: string | null;
+  access: Access;
+  scope: 'project' | 'temp' | 'home' | 'system' | 'runtime';
+  recursive?: boolean;
+  holds_project?: boolean;
+  project_root?: boolean;
+  glob?: boolean;
+  pseudo?: boolean;
 }
 
 export interface PolicyOutput {

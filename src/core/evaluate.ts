@@ -11,11 +11,13 @@ import {
   allowOutput,
   isPreTrigger,
   type CommandDecision,
+  type CommandPath,
   type Decision,
   type PolicyInput,
   type PolicyOutput,
 } from './contract.ts';
-import { commandFacts, type CommandFacts } from './facts.ts';
+import { commandFacts, toolFacts, type CommandFacts } from './facts.ts';
+import { pathEnv, type PathFact } from './paths.ts';
 import { better, contextMatches, segmentMatches, triggerIndex, type TriggerIndex, type Winner } from './match.ts';
 import { BYPASS_VARS, type CompiledPolicy } from './policy.ts';
 import { lineMessages, type Judged } from './messages.ts';
@@ -31,6 +33,8 @@ export interface EvaluateOptions {
    * by the caller (the core touches no files); without it, script files are not analysed.
    */
   readScript?: (path: string) => string | null;
+  /** List each command's paths (access, scope) in `commands` (`check --json`, `evaluate`). */
+  paths?: boolean;
 }
 
 export function isBypass(env: Readonly<Record<string, string>> | undefined): boolean {
@@ -46,7 +50,7 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
   let error: PolicyOutput['error'];
   if (input.shell) {
     try {
-      commands = analyzeCommandLine(input.shell.command, shellOptions).filter((c) => c.argv.length > 0);
+      commands = analyzeCommandLine(input.shell.command, shellOptions).filter(reported);
     } catch (e) {
       if (!(e instanceof ShellParseError)) throw e;
       if (pre) return parseErrorOutput(e);
@@ -63,6 +67,13 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
   }
 
   const judged: Judged[] = [];
+  const env = pathEnv(input.context, input.shell?.cwd);
+  // A file-tool call with paths is judged like a command that touches them.
+  const tp = input.tool?.paths;
+  if (tp !== undefined && tp.length > 0 && toolName !== undefined) {
+    const facts = toolFacts(toolName, tp, policy.grammars, env);
+    judged.push({ facts, winner: judge(facts, ix, context, toolName, input.env) });
+  }
   try {
     collect(commands, 0);
   } catch (e) {
@@ -74,14 +85,14 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
 
   function collect(cmds: readonly ShellCommand[], depth: number): void {
     for (const cmd of cmds) {
-      const facts = commandFacts(cmd, policy.grammars);
+      const facts = commandFacts(cmd, policy.grammars, env);
       judged.push({ facts, winner: judge(facts, ix, context, toolName, input.env) });
       const alias = facts.mayAlias ? facts.read.shell_alias : undefined;
       if (alias !== undefined && depth < MAX_ALIAS_DEPTH) {
         const via = [...cmd.via, `${facts.program} alias`];
         collect(
           analyzeCommandLine(alias, shellOptions)
-            .filter((c) => c.argv.length > 0)
+            .filter(reported)
             .map((c) => ({ ...c, via: [...via, ...c.via] })),
           depth + 1,
         );
@@ -98,7 +109,7 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
       out.decision = d;
       decisive = i;
     }
-    if (j.facts) out.commands.push(commandDecision(j.facts.cmd, d, j.winner));
+    if (j.facts) out.commands.push(commandDecision(j.facts, d, j.winner, options.paths === true));
   });
   out.rule = judged[decisive]?.winner?.rule.id ?? null;
   Object.assign(out, lineMessages(judged, decisive, out.decision, input));
@@ -124,9 +135,25 @@ function judge(
   return best;
 }
 
-function commandDecision(cmd: ShellCommand, decision: Decision, winner: Winner | null): CommandDecision {
+/** A command worth judging: it has words, or redirections (`> f` alone writes f). */
+const reported = (c: ShellCommand): boolean => c.argv.length > 0 || c.redirs !== undefined;
+
+function commandDecision(facts: CommandFacts, decision: Decision, winner: Winner | null, paths: boolean): CommandDecision {
+  const cmd = facts.cmd;
   const d: CommandDecision = { argv: cmd.argv, decision, rule: winner?.rule.id ?? null };
   if (cmd.via.length > 0) d.via = cmd.via;
   if (cmd.opaque) d.opaque = true;
+  if (facts.tool) d.tool = true;
+  if (paths && facts.paths.length > 0) d.paths = facts.paths.map(pathOutput);
   return d;
+}
+
+function pathOutput(p: PathFact): CommandPath {
+  const o: CommandPath = { written: p.written, path: p.path, access: p.access, scope: p.scope };
+  if (p.recursive) o.recursive = true;
+  if (p.holdsProject) o.holds_project = true;
+  if (p.projectRoot) o.project_root = true;
+  if (p.glob) o.glob = true;
+  if (p.pseudo) o.pseudo = true;
+  return o;
 }

@@ -10,6 +10,8 @@
 import { readArgv } from '../grammars/reader.ts';
 import type { Grammars, ReadArgs } from '../grammars/types.ts';
 import type { ShellCommand } from '../shell/types.ts';
+import type { ToolPath } from './contract.ts';
+import { commandPaths, toolPaths, type PathEnv, type PathFact } from './paths.ts';
 
 export interface CommandFacts {
   readonly cmd: ShellCommand;
@@ -25,6 +27,12 @@ export interface CommandFacts {
   readonly refspecDelete: boolean;
   /** A word with the `http_method` role is DELETE (any letter case). */
   readonly methodDelete: boolean;
+  /** The paths it touches (computed on first use). */
+  readonly paths: readonly PathFact[];
+  /** A file-tool call, not a shell command: no program rule matches it, only `paths` conditions. */
+  readonly tool: boolean;
+  /** The home directory paths are resolved against (for `~` globs). */
+  readonly home: string | null;
 }
 
 /**
@@ -42,14 +50,32 @@ class Facts implements CommandFacts {
   private readArgs: ReadArgs | undefined;
   private wordSet: Set<string> | undefined;
   private refspecs: { force: boolean; del: boolean } | undefined;
+  private pathFacts: PathFact[] | undefined;
 
   constructor(
     readonly cmd: ShellCommand,
     private readonly grammars: Grammars,
+    private readonly env: PathEnv,
+    private readonly toolPathList: readonly ToolPath[] | null = null,
   ) {
     const first = cmd.argv[0] ?? '';
     this.opaque = cmd.opaque;
     this.program = cmd.opaque ? first : programName(first);
+  }
+
+  get tool(): boolean {
+    return this.toolPathList !== null;
+  }
+
+  get home(): string | null {
+    return this.env.home;
+  }
+
+  get paths(): readonly PathFact[] {
+    if (this.pathFacts === undefined) {
+      this.pathFacts = this.toolPathList !== null ? toolPaths(this.toolPathList, this.env) : commandPaths(this.cmd, this.grammars, this.program, this.env);
+    }
+    return this.pathFacts;
   }
 
   get mayAlias(): boolean {
@@ -102,6 +128,11 @@ class Facts implements CommandFacts {
   }
 }
 
-export function commandFacts(cmd: ShellCommand, grammars: Grammars): CommandFacts {
-  return new Facts(cmd, grammars);
+export function commandFacts(cmd: ShellCommand, grammars: Grammars, env: PathEnv): CommandFacts {
+  return new Facts(cmd, grammars, env);
+}
+
+/** A file-tool call judged like a command that touches the same paths (argv: the tool's name). */
+export function toolFacts(name: string, paths: readonly ToolPath[], grammars: Grammars, env: PathEnv): CommandFacts {
+  return new Facts({ argv: [name], dynamic: [], opaque: false, via: [] }, grammars, env, paths);
 }

@@ -5,7 +5,8 @@
  */
 import { SEVERITY } from './contract.ts';
 import type { CommandFacts } from './facts.ts';
-import type { CompiledPolicy, CompiledRule, SegmentMatcher } from './policy.ts';
+import type { CompiledPolicy, CompiledRule, PathMatcher, SegmentMatcher } from './policy.ts';
+import { globMatches, type PathFact } from './paths.ts';
 
 interface Candidate {
   rule: CompiledRule;
@@ -68,6 +69,7 @@ export function contextMatches(rule: CompiledRule, toolName: string | undefined,
 }
 
 export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
+  if (f.tool) return m.paths !== undefined && onlyPaths(m) && f.paths.some((p) => pathMatches(m.paths!, p, f.home));
   if (m.program && (f.opaque || !m.program.includes(f.program))) return false;
   if (m.opaque && !f.opaque) return false;
   if (m.subcommand_dynamic && !f.read.subcommand_dynamic) return false;
@@ -78,6 +80,25 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.refspec_force && !f.refspecForce) return false;
   if (m.method_delete && !f.methodDelete) return false;
   if (m.words_any && !m.words_any.some((w) => f.words.has(w))) return false;
+  if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home))) return false;
+  return true;
+}
+
+/** A file-tool call meets only entries that look at nothing but paths. */
+function onlyPaths(m: SegmentMatcher): boolean {
+  for (const k in m) if (k !== 'paths') return false;
+  return true;
+}
+
+export function pathMatches(m: PathMatcher, p: PathFact, home: string | null): boolean {
+  if (p.pseudo) return false;
+  if (m.access && !m.access.includes(p.access)) return false;
+  if (m.scope && !m.scope.includes(p.scope)) return false;
+  if (m.recursive !== undefined && m.recursive !== p.recursive) return false;
+  if (m.holds_project !== undefined && m.holds_project !== p.holdsProject) return false;
+  if (m.project_root !== undefined && m.project_root !== p.projectRoot) return false;
+  if (m.glob && (p.path === null || !m.glob.some((g) => globMatches(g, p.path!, home)))) return false;
+  if (m.not_glob && p.path !== null && m.not_glob.some((g) => globMatches(g, p.path!, home))) return false;
   return true;
 }
 

@@ -3,7 +3,8 @@
  * `evaluate` reads on every call. Produced by src/packs (which validates it); the core trusts it.
  */
 import type { ProgramGrammar } from '../grammars/types.ts';
-import type { Decision } from './contract.ts';
+import type { Access, Decision } from './contract.ts';
+import type { PathScope } from './path-scope.ts';
 
 export type Tier = 'baseline' | 'strict';
 export const TIERS: readonly Tier[] = ['baseline', 'strict'];
@@ -12,7 +13,7 @@ export const TIERS: readonly Tier[] = ['baseline', 'strict'];
 export const BYPASS_VARS = ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL'] as const;
 
 /** Bumped when the compiled shape changes, so caches of an older shape are rebuilt. */
-export const POLICY_FORMAT = 2;
+export const POLICY_FORMAT = 3;
 
 /**
  * One `shell_segments` entry. Every given condition must hold for one simple command. Boolean
@@ -37,6 +38,28 @@ export interface SegmentMatcher {
   subcommand_dynamic?: boolean;
   /** At least one literal argument word (not argv[0], not a run-time word) is one of these. */
   words_any?: string[];
+  /** A path the command (or file-tool call) touches meets every condition given here. */
+  paths?: PathMatcher;
+}
+
+/**
+ * Conditions on one path a command touches (docs/packs.md, "Paths"). Every given condition
+ * must hold for the same path. Unlike the segment's booleans, a path boolean given as `false`
+ * requires the opposite (`project_root: false`: not a project root).
+ */
+export interface PathMatcher {
+  access?: Access[];
+  scope?: PathScope[];
+  /** The path matches one of these globs (`~/.ssh/**`, `/dev/**`, `.env`). */
+  glob?: string[];
+  /** The path matches none of these globs. */
+  not_glob?: string[];
+  /** The path is a project root or an ancestor of one. */
+  holds_project?: boolean;
+  /** The path is a project root. */
+  project_root?: boolean;
+  /** Touched with everything below it (`rm -r`, `chmod -R`, `find -delete`, `rsync --delete`). */
+  recursive?: boolean;
 }
 
 export interface CompiledRule {

@@ -26,9 +26,16 @@ const copying = (sources: Access, value_options: string[]): ProgramGrammar => ({
 
 const GREP_VALUES = ['-e', '-f', '-A', '-B', '-C', '-m', '-d', '-D', '--regexp', '--file', '--after-context', '--before-context', '--context', '--max-count', '--label', '--include', '--exclude', '--exclude-dir', '--color', '--colour'];
 const pattern: FilesSpec = { operands: 'read', skip: 1, options: { '-f': 'read', '--file': 'read' }, when: { '-e': { skip: 0 }, '-f': { skip: 0 }, '--regexp': { skip: 0 }, '--file': { skip: 0 } } };
+const RECURSIVE = { recursive: true } as const;
 const metadata = (skip: number): ProgramGrammar => ({
   value_options: ['--reference', '--from'],
-  files: { operands: 'metadata', skip, options: { '--reference': 'read' }, when: { '--reference': { skip: 0 } } },
+  files: { operands: 'metadata', skip, options: { '--reference': 'read' }, when: { '--reference': { skip: 0 }, '-R': RECURSIVE, '--recursive': RECURSIVE } },
+});
+
+/** Partitioning and file-system tools: the device operands are written (`-l` only lists). */
+const device = (list: string[], value_options: string[] = []): ProgramGrammar => ({
+  value_options,
+  files: { operands: 'write', when: Object.fromEntries(list.map((o) => [o, { operands: 'read' as const }])) },
 });
 
 const tar: ProgramGrammar = {
@@ -65,7 +72,7 @@ const curl: ProgramGrammar = {
 const HEAD_VALUES = ['-n', '-c', '--lines', '--bytes'];
 
 export const FILE_PROGRAMS: Record<string, ProgramGrammar> = {
-  rm: { files: { operands: 'delete' } },
+  rm: { files: { operands: 'delete', when: { '-r': RECURSIVE, '-R': RECURSIVE, '--recursive': RECURSIVE } } },
   rmdir: { files: { operands: 'delete' } },
   unlink: { files: { operands: 'delete' } },
   shred: { value_options: ['-n', '-s', '--iterations', '--size', '--random-source'], files: { operands: 'write', when: { '-u': { operands: 'delete' }, '--remove': { operands: 'delete' } } } },
@@ -112,8 +119,20 @@ export const FILE_PROGRAMS: Record<string, ProgramGrammar> = {
   scp: { value_options: ['-c', '-D', '-F', '-i', '-J', '-l', '-o', '-P', '-S', '-X'], files: { operands: 'read', last: 'write', options: { '-F': 'read', '-i': 'read' } } },
   rsync: {
     value_options: ['-e', '--rsh', '--exclude', '--include', '--exclude-from', '--include-from', '--files-from', '-f', '--filter', '--chmod', '--chown', '-B', '--block-size', '--timeout', '--bwlimit', '--log-file', '--backup-dir', '--suffix', '-T', '--temp-dir', '--partial-dir', '--password-file', '--port', '--compare-dest', '--copy-dest', '--link-dest'],
-    files: { operands: 'read', last: 'write', when: { '--remove-source-files': { operands: 'delete' } } },
+    files: {
+      operands: 'read',
+      last: 'write',
+      // `--delete*`: what is in the target and not in the sources is deleted, all the way down.
+      when: {
+        '--remove-source-files': { operands: 'delete' },
+        ...Object.fromEntries(['--delete', '--del', '--delete-before', '--delete-during', '--delete-delay', '--delete-after', '--delete-excluded'].map((o) => [o, { last: 'delete' as const, recursive: true, contents: true }])),
+      },
+    },
   },
+  fdisk: device(['-l', '--list'], ['-b', '-c', '-C', '-H', '-S', '-u', '-L', '--color', '-t', '--type', '-w', '--wipe', '-W', '--wipe-partitions']),
+  sfdisk: device(['-l', '--list', '-s', '--show-size', '-d', '--dump', '-J', '--json', '-V', '--verify'], ['-N', '--partno', '-X', '--label', '-w', '--wipe', '-W', '--wipe-partitions', '-O', '--backup-file']),
+  parted: device(['-l', '--list'], ['-a', '--align']),
+  wipefs: device(['-n', '--no-act'], ['-o', '--offset', '-t', '--types', '-b', '--backup']),
   curl,
   openssl: {
     single_dash_long: true,

@@ -768,7 +768,11 @@ function readFiles<W extends Word>(spec: FilesSpec, opts: readonly Opt<W>[], ope
   }
   const out: FileUse<W>[] = [];
   const push = (word: W, access: Access | 'none' | undefined): void => {
-    if (access !== undefined && access !== 'none') out.push({ word, access });
+    if (access === undefined || access === 'none') return;
+    const use: FileUse<W> = { word, access };
+    if (eff.recursive === true) use.recursive = true;
+    if (eff.contents === true) use.contents = true;
+    out.push(use);
   };
   let idx = eff.leading === true && firstOption >= 0 ? operands.filter((k) => k < firstOption) : operands.slice();
   const assigns = eff.assignments;

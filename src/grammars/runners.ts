@@ -136,7 +136,7 @@ const find: ProgramGrammar = {
     operands: 'read',
     leading: true,
     options: { '-fprint': 'write', '-fprint0': 'write', '-fls': 'write', '-files0-from': 'read' },
-    when: { '-delete': { operands: 'delete' } },
+    when: { '-delete': { operands: 'delete', recursive: true, contents: true } },
   },
 };
 

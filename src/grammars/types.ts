@@ -27,6 +27,16 @@ export interface FilesSpec {
   assignments?: Record<string, Access>;
   /** Only operands before the first option are files (`find PATH… EXPRESSION`). */
   leading?: boolean;
+  /**
+   * The files are touched with everything below them (`rm -r`, `chmod -R`, `find … -delete`,
+   * `rsync --delete`); usually given under `when`.
+   */
+  recursive?: boolean;
+  /**
+   * The files named are directories whose contents are touched, not the directories themselves
+   * (`find DIR -delete`, `rsync --delete SRC DEST`): `DIR` is judged like `DIR/*`.
+   */
+  contents?: boolean;
   /** Given this option, these fields replace the ones above (`sed -i`, `find -delete`, `tar -c`). */
   when?: Record<string, Omit<FilesSpec, 'when'>>;
 }
@@ -191,6 +201,10 @@ export type Run<W extends Word> =
 export interface FileUse<W extends Word> {
   word: W;
   access: Access;
+  /** With everything below it (FilesSpec.recursive). */
+  recursive?: boolean;
+  /** What is inside the directory is touched, not the directory (FilesSpec.contents). */
+  contents?: boolean;
 }
 
 /** What the reader makes of one command. */

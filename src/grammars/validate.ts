@@ -76,6 +76,8 @@ const FILES: Record<string, 'access' | 'access_none' | 'count' | 'access_map' | 
   at_options: 'access_map',
   assignments: 'access_map',
   leading: 'bool',
+  recursive: 'bool',
+  contents: 'bool',
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

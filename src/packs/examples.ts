@@ -7,7 +7,7 @@ import { POLICY_IO_VERSION, type PolicyInput, type Trigger } from '../core/contr
 import { evaluate } from '../core/evaluate.ts';
 import { POLICY_FORMAT, type CompiledPolicy } from '../core/policy.ts';
 import type { Grammars } from '../grammars/types.ts';
-import type { LoadedRule, RuleExample } from './schema.ts';
+import { EXAMPLE_HOME, EXAMPLE_PROJECT, type LoadedRule, type RuleExample } from './schema.ts';
 
 export interface ExampleFailure {
   kind: 'match' | 'no_match';
@@ -24,11 +24,27 @@ function exampleInput(ex: RuleExample, loaded: LoadedRule): PolicyInput {
   };
   if (ex.command !== undefined) input.shell = { command: ex.command };
   // A plain command example keeps the rule's own tool and env conditions true.
-  const tool = ex.tool_name ?? rule.tool_name;
-  if (tool !== null) input.tool = { name: tool };
+  const tool = ex.tool_name ?? rule.tool_name ?? (ex.paths !== undefined ? 'Tool' : null);
+  if (tool !== null) input.tool = ex.paths !== undefined ? { name: tool, paths: ex.paths } : { name: tool };
+  input.context = exampleContext(ex);
   const env = ex.env ?? rule.env;
   if (env !== null) input.env = { ...env };
   return input;
+}
+
+/** Where an example stands: a fixed fake home and project (cwd the project), or what it says. */
+export function exampleContext(ex: Pick<RuleExample, 'cwd' | 'home' | 'project' | 'tmpdir'>): NonNullable<PolicyInput['context']> {
+  const home = ex.home ?? EXAMPLE_HOME;
+  const project = ex.project ?? (ex.home !== undefined ? `${home}/project` : EXAMPLE_PROJECT);
+  const tmpdir = ex.tmpdir;
+  const ctx: NonNullable<PolicyInput['context']> = {
+    cwd: ex.cwd ?? project,
+    home,
+    project_roots: [project],
+    temp_dirs: tmpdir === undefined ? ['/tmp', '/var/tmp'] : ['/tmp', '/var/tmp', tmpdir],
+  };
+  if (tmpdir !== undefined) ctx.tmpdir = tmpdir;
+  return ctx;
 }
 
 const describe = (ex: RuleExample): string => (ex.command !== undefined ? JSON.stringify(ex.command) : JSON.stringify(ex));

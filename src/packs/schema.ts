@@ -6,7 +6,9 @@
  */
 import { DECISIONS, TRIGGERS, type Decision, type Trigger } from '../core/contract.ts';
 import { programName } from '../core/facts.ts';
-import { TIERS, type CompiledRule, type SegmentMatcher, type Tier } from '../core/policy.ts';
+import { TIERS, type CompiledRule, type PathMatcher, type SegmentMatcher, type Tier } from '../core/policy.ts';
+import { ACCESS_KINDS } from '../core/contract.ts';
+import type { PathScope } from '../core/path-scope.ts';
 import type { Grammars, ProgramGrammar } from '../grammars/types.ts';
 import { grammarProblems, normaliseGrammar } from '../grammars/validate.ts';
 import { lineFor, type LineMap, type Problem } from './problems.ts';
@@ -16,7 +18,18 @@ export interface RuleExample {
   tool_name?: string;
   env?: Record<string, string>;
   trigger?: string;
+  /** Where the example stands (defaults: EXAMPLE_HOME, EXAMPLE_PROJECT, cwd the project). */
+  cwd?: string;
+  home?: string;
+  project?: string;
+  tmpdir?: string;
+  /** A file-tool example: the paths the call touches (`tool_name` names the tool). */
+  paths?: Array<{ path: string; access: 'read' | 'write' | 'delete' | 'metadata' }>;
 }
+
+/** The fake home directory and project root rule examples stand in, unless they say otherwise. */
+export const EXAMPLE_HOME = '/home/dev';
+export const EXAMPLE_PROJECT = '/home/dev/project';
 
 export interface LoadedRule {
   rule: CompiledRule;
@@ -42,7 +55,9 @@ const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority'
 const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'opaque', 'subcommand_dynamic'] as const;
 /** Pack keys that are another name of a compiled condition (pack format "1" spelled it so). */
 const SEGMENT_SYNONYMS: Record<string, (typeof SEGMENT_BOOLEANS)[number]> = { gh_api_delete: 'method_delete' };
-const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)];
+const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', 'paths', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)];
+const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive'] as const;
+const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
 const MESSAGE_KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
 export const DEFAULT_PRIORITY = 50;
 
@@ -307,6 +322,45 @@ function readSegment(v: unknown, path: Path, grammars: Grammars): SegmentMatcher
     if (typeof x !== 'boolean') throw new RuleProblem(`"${k}" must be true or false`, [...path, k]);
     if (x) m[SEGMENT_SYNONYMS[k] ?? (k as (typeof SEGMENT_BOOLEANS)[number])] = true;
   }
+  const paths = v['paths'];
+  if (paths !== undefined && paths !== null) m.paths = readPaths(paths, [...path, 'paths']);
+  return m;
+}
+
+/** A segment's `paths:` conditions (docs/packs.md, "Paths"). */
+function readPaths(v: unknown, path: Path): PathMatcher {
+  if (!isObject(v)) throw new RuleProblem('"paths" must be a mapping of path conditions', path);
+  const m: PathMatcher = {};
+  for (const k of Object.keys(v)) {
+    if (!(PATH_KEYS as readonly string[]).includes(k)) throw new RuleProblem(`unknown paths field "${k}" (known: ${PATH_KEYS.join(', ')})`, [...path, k]);
+  }
+  const list = (k: string, allowed: readonly string[] | null): string[] | undefined => {
+    const x = v[k];
+    if (x === undefined || x === null) return undefined;
+    const l = typeof x === 'string' ? [x] : x;
+    if (!isStringList(l) || l.length === 0 || l.some((e) => e === '')) throw new RuleProblem(`"${k}" must be a non-empty list of strings`, [...path, k]);
+    const bad = allowed === null ? undefined : l.find((e) => !allowed.includes(e));
+    if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)} must be one of ${allowed!.join(', ')}`, [...path, k]);
+    return l;
+  };
+  const access = list('access', ACCESS_KINDS);
+  if (access) m.access = access as NonNullable<PathMatcher['access']>;
+  const scope = list('scope', PATH_SCOPES);
+  if (scope) m.scope = scope as PathScope[];
+  for (const k of ['glob', 'not_glob'] as const) {
+    const g = list(k, null);
+    if (!g) continue;
+    const bad = g.find((e) => !(e.startsWith('/') || e === '~' || e.startsWith('~/') || !e.startsWith('~')) || e.includes('//'));
+    if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)}: a glob is absolute (/…), under the home directory (~/…) or a name matched anywhere (.env, *.pem)`, [...path, k]);
+    m[k] = g;
+  }
+  for (const k of ['holds_project', 'project_root', 'recursive'] as const) {
+    const x = v[k];
+    if (x === undefined || x === null) continue;
+    if (typeof x !== 'boolean') throw new RuleProblem(`"${k}" must be true or false`, [...path, k]);
+    m[k] = x;
+  }
+  if (Object.keys(m).length === 0) throw new RuleProblem('"paths" needs at least one condition', path);
   return m;
 }
 
@@ -343,16 +397,22 @@ function readExamples(v: unknown): LoadedRule['examples'] {
 
 function readExample(x: unknown, path: Path): RuleExample {
   if (typeof x === 'string') return { command: x };
-  if (!isObject(x)) throw new RuleProblem('an example must be a command or a mapping { command, tool_name, env, trigger }', path);
+  if (!isObject(x)) throw new RuleProblem('an example must be a command or a mapping { command, tool_name, paths, env, trigger, cwd, home, project, tmpdir }', path);
   const ex: RuleExample = {};
   for (const [k, val] of Object.entries(x)) {
     if (k === 'env') {
       if (!isObject(val) || !Object.values(val).every((s) => typeof s === 'string')) throw new RuleProblem('example "env" must map names to strings', [...path, k]);
       ex.env = val as Record<string, string>;
-    } else if (k === 'command' || k === 'tool_name' || k === 'trigger') {
+    } else if (k === 'command' || k === 'tool_name' || k === 'trigger' || k === 'cwd' || k === 'home' || k === 'project' || k === 'tmpdir') {
       if (typeof val !== 'string') throw new RuleProblem(`example "${k}" must be a string`, [...path, k]);
       ex[k] = val;
-    } else throw new RuleProblem(`unknown example field "${k}" (known: command, tool_name, env, trigger)`, [...path, k]);
+    } else if (k === 'paths') {
+      const ok =
+        Array.isArray(val) &&
+        val.every((p) => isObject(p) && typeof p['path'] === 'string' && typeof p['access'] === 'string' && (ACCESS_KINDS as readonly string[]).includes(p['access']));
+      if (!ok) throw new RuleProblem(`example "paths" must be a list of { path, access } (access: ${ACCESS_KINDS.join(', ')})`, [...path, k]);
+      ex.paths = val as NonNullable<RuleExample['paths']>;
+    } else throw new RuleProblem(`unknown example field "${k}" (known: command, tool_name, paths, env, trigger, cwd, home, project, tmpdir)`, [...path, k]);
   }
   if (ex.trigger !== undefined && !(TRIGGERS as readonly string[]).includes(ex.trigger)) {
     throw new RuleProblem(`example "trigger" must be one of ${TRIGGERS.join(', ')}`, [...path, 'trigger']);

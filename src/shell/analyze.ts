@@ -5,11 +5,11 @@
  * `python -c CODE`, …) and nested scripts (`bash -c`, `eval`, here-documents fed to a shell,
  * script files when a reader is given) analysed recursively within the depth bound.
  */
-import { dashedCommand, mayRun, programData, readWords, type Grammars, type Run } from '../grammars/index.ts';
+import { dashedCommand, mayRun, programData, readWords, type Grammars, type ProgramGrammar, type Run } from '../grammars/index.ts';
 import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { Parser } from './parser.ts';
-import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
+import { type PathWord, type RedirFile, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
 import { type ArgWord, Vars, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
 
 /** What a shell would read as its script on standard input. */
@@ -148,6 +148,8 @@ export class Analyzer {
     }
     this.redirSubs(c.redirs, ctx);
     for (const w of c.words) this.wordSubs(w, ctx);
+    const files = redirFiles(c.redirs, ctx.vars);
+    if (files !== null) this.out.push(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
     const stdin = this.stdinOf(c.redirs, ctx);
     let inner: Ctx;
     if (c.kind === 'subshell') inner = mkCtx(ctx.via, ctx.depth, ctx.vars.child(), ctx.cond, stdin);
@@ -183,7 +185,10 @@ export class Analyzer {
     for (const w of cmd.words) this.wordSubs(w, ctx);
     this.redirSubs(cmd.redirs, ctx);
 
+    const files = cmd.redirs.length === 0 ? null : redirFiles(cmd.redirs, ctx.vars);
     if (cmd.words.length === 0) {
+      // `> f` alone truncates f: reported as a command with no argv.
+      if (files !== null) this.out.push(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
       for (const a of cmd.assigns) {
         const v = a.value === null || a.index !== null ? null : wordText(a.value);
         const known = v !== null && !v.dynamic && !ctx.cond ? v.value : null;
@@ -193,14 +198,25 @@ export class Analyzer {
     }
     const args: ArgWord[] = [];
     for (const w of cmd.words) expandWordInto(w, ctx.vars, args);
+    const mark = this.out.length;
     this.unwrap(args, ctx.via, this.stdinOf(cmd.redirs, ctx), ctx);
+    // Every command reported here runs in the directory the line's `cd`s left (nested scripts
+    // set their own first); the redirections belong to the first (the command itself).
+    for (let i = mark; i < this.out.length; i++) withCwd(this.out[i] as ShellCommand, ctx.vars);
+    if (files !== null) {
+      const first = this.out[mark];
+      if (first !== undefined) first.redirs = first.redirs === undefined ? files : [...first.redirs, ...files];
+      else this.out.push(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
+    }
     this.varEffects(args, ctx);
   }
 
   /** Variables a command sets: `export x=git` (known), `read x` (unknown). */
   private varEffects(args: ArgWord[], ctx: Ctx): void {
     const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
-    if (ASSIGNING_BUILTINS.has(prog)) {
+    if (prog === 'cd' || prog === 'pushd' || prog === 'popd') {
+      changeDir(prog, args, ctx.vars, ctx.cond);
+    } else if (ASSIGNING_BUILTINS.has(prog)) {
       for (const w of args.slice(1)) {
         const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=)([\s\S]*)$/.exec(w.value);
         if (m?.[1] === undefined) continue;
@@ -298,8 +314,23 @@ export class Analyzer {
 
   // ---- unwrapping ---------------------------------------------------------------------------
 
-  /** Reports the command `argsIn` and what it runs, read with its program's data. */
-  unwrap(argsIn: ArgWord[], viaIn: readonly string[], stdinIn: StdinThunk, ctx: Ctx): void {
+  /**
+   * Reports the command `argsIn` and what it runs. `walk`: it runs for each path a walker finds
+   * (`find DIR -exec CMD {} ;`): the words holding the replacement string name those paths.
+   */
+  unwrap(argsIn: ArgWord[], viaIn: readonly string[], stdinIn: StdinThunk, ctx: Ctx, walk?: Walk): void {
+    const mark = this.out.length;
+    this.unwrapChain(argsIn, viaIn, stdinIn, ctx);
+    if (walk === undefined) return;
+    for (let i = mark; i < this.out.length; i++) {
+      const c = this.out[i] as ShellCommand;
+      if (c.walk !== undefined || c.opaque) continue;
+      const indices = c.dynamic.filter((k) => k > 0 && (c.argv[k] ?? '').includes(walk.replace));
+      if (indices.length > 0) c.walk = { indices, under: walk.under };
+    }
+  }
+
+  private unwrapChain(argsIn: ArgWord[], viaIn: readonly string[], stdinIn: StdinThunk, ctx: Ctx): void {
     let args = argsIn;
     let via = viaIn;
     let stdin = stdinIn;
@@ -340,7 +371,8 @@ export class Analyzer {
         if (!only.stdin) stdin = NO_STDIN;
         continue;
       }
-      for (const run of r.runs) this.run(run, prog, via, stdin, ctx);
+      const walk = walkOf(data.grammar, args, prog, r.runs);
+      for (const run of r.runs) this.run(run, prog, via, stdin, ctx, walk);
       if (r.self) this.out.push(toCommand(prog, args, via, false));
       return;
     }
@@ -348,10 +380,10 @@ export class Analyzer {
   }
 
   /** One thing a command runs (the reader's `runs`). */
-  private run(run: Run<ArgWord>, prog: string, via: readonly string[], stdin: StdinThunk, ctx: Ctx): void {
+  private run(run: Run<ArgWord>, prog: string, via: readonly string[], stdin: StdinThunk, ctx: Ctx, walk?: Walk): void {
     switch (run.kind) {
       case 'command':
-        this.unwrap(run.argv, [...via, run.label], run.stdin ? stdin : NO_STDIN, ctx);
+        this.unwrap(run.argv, [...via, run.label], run.stdin ? stdin : NO_STDIN, ctx, walk);
         return;
       case 'shell':
         // run.args: the words after the text ($0, $1, …), for positional parameters.
@@ -403,7 +435,7 @@ export class Analyzer {
     if (depth > this.opts.maxDepth) {
       throw new ShellParseError('too_deep', `scripts nested deeper than ${this.opts.maxDepth} levels`, text.start);
     }
-    const vars = label === 'eval' ? ctx.vars : new Vars();
+    const vars = label === 'eval' ? ctx.vars : inheritCwd(ctx.vars);
     if (!text.dynamic) {
       this.analyzeText(text.value, text.start, depth, nestedVia, vars, null);
       return;
@@ -445,7 +477,7 @@ export class Analyzer {
     }
     const mark = this.out.length;
     try {
-      this.analyzeText(text, 0, depth, nestedVia, new Vars(), null);
+      this.analyzeText(text, 0, depth, nestedVia, inheritCwd(ctx.vars), null);
     } catch (e) {
       if (!(e instanceof ShellParseError)) throw e;
       if (e.code === 'too_deep' || e.code === 'too_large') {
@@ -472,7 +504,117 @@ function toCommand(prog: string, args: ArgWord[], via: readonly string[], opaque
     const a = args[i] as ArgWord;
     if (a.dynamic || (i === 0 && a.glob)) dynamic.push(i);
   }
-  return { argv, dynamic, opaque, via: via.length === 0 ? [] : via.slice() };
+  const cmd: ShellCommand = { argv, dynamic, opaque, via: via.length === 0 ? [] : via.slice() };
+  for (let i = 1; i < args.length; i++) if ((args[i] as ArgWord).qtilde === true) (cmd.quoted_tilde ??= []).push(i);
+  return cmd;
+}
+
+// ---- paths: the command's directory and its redirections ----------------------------------------
+
+interface Walk {
+  replace: string;
+  under: PathWord[];
+}
+
+/**
+ * A walker's starting points (`find DIR… -exec CMD {} ;`, from its data: `runs.exec_options`
+ * with a `replace` string, and the `files` it reads): what the replacement words stand for.
+ */
+function walkOf(g: ProgramGrammar, args: ArgWord[], prog: string, runs: readonly Run<ArgWord>[]): Walk | undefined {
+  const replace = g.runs?.replace;
+  if (g.runs?.exec_options === undefined || replace === undefined || replace === '' || !runs.some((r) => r.kind === 'command')) return undefined;
+  const files = readWords(args, g, prog, 'all').files;
+  return { replace, under: files.map((f) => ({ value: f.word.value, dynamic: f.word.dynamic || f.word.glob })) };
+}
+
+/** The key the line's working directory is kept under in Vars (no variable can have this name). */
+const CWD = ' cwd';
+/** Marks a kept directory whose text holds a run-time part (`cd "$HOME/x"`). */
+const DYN = '\u0001';
+
+function cwdOf(vars: Vars): PathWord | null | undefined {
+  const v = vars.get(CWD);
+  if (v === undefined || v === null) return v;
+  return v.startsWith(DYN) ? { value: v.slice(1), dynamic: true } : { value: v, dynamic: false };
+}
+
+function withCwd(cmd: ShellCommand, vars: Vars): ShellCommand {
+  if (!('cwd' in cmd)) {
+    const cwd = cwdOf(vars);
+    if (cwd !== undefined) cmd.cwd = cwd;
+  }
+  return cmd;
+}
+
+/** A nested shell starts in its parent's directory, with no variables of its own. */
+function inheritCwd(vars: Vars): Vars {
+  const out = new Vars();
+  const v = vars.get(CWD);
+  if (v !== undefined) out.set(CWD, v);
+  return out;
+}
+
+/** A path that does not depend on the directory it is read in: `/x`, `~`, `~/x`, `$HOME/x`. */
+const ROOTED = /^(?:\/|~(?:\/|$)|\$\{?(?:HOME|TMPDIR)\}?(?:\/|$))/;
+
+/** `cd DIR`, `pushd DIR`, `popd`: the directory later commands of this shell run in. */
+function changeDir(prog: string, args: ArgWord[], vars: Vars, cond: boolean): void {
+  let target: ArgWord | undefined;
+  let i = 1;
+  while (i < args.length && /^-[LPe@]+$/.test(args[i]?.value ?? '')) i++;
+  if (args[i]?.value === '--') i++;
+  target = args[i];
+  if (cond || prog === 'popd' || target?.value === '-' || (prog === 'pushd' && target !== undefined && /^[+-]\d+$/.test(target.value))) {
+    vars.set(CWD, null);
+    return;
+  }
+  const t = target === undefined ? (prog === 'cd' ? { value: '~', dynamic: false } : null) : target;
+  if (t === null || (target?.glob ?? false)) {
+    vars.set(CWD, null);
+    return;
+  }
+  const value = t.value;
+  if (t.dynamic && !(ROOTED.test(value) && value.startsWith('$'))) {
+    vars.set(CWD, null);
+    return;
+  }
+  if (ROOTED.test(value) && (target?.qtilde !== true || !value.startsWith('~'))) {
+    vars.set(CWD, (t.dynamic ? DYN : '') + value);
+    return;
+  }
+  const prev = vars.get(CWD);
+  if (prev === null) return;
+  vars.set(CWD, prev === undefined ? (value === '' ? '.' : value) : `${prev}/${value}`);
+}
+
+const WRITES: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>']);
+
+/** The files `redirs` name (`> f`, `< f`, …); null when none. Duplications (`2>&1`) are not files. */
+function redirFiles(redirs: readonly Redir[], vars: Vars): RedirFile[] | null {
+  let out: RedirFile[] | null = null;
+  for (const r of redirs) {
+    if (r.target === null || r.heredoc !== null) continue;
+    // `< <(cmd)`, `> >(cmd)`: a pipe to a command, not a file.
+    if (r.target.parts.length === 1 && r.target.parts[0]?.type === 'dyn' && r.target.parts[0].kind === 'procsub') continue;
+    let access: 'read' | 'write' | 'both' | null = null;
+    if (WRITES.has(r.op)) access = 'write';
+    else if (r.op === '<') access = 'read';
+    else if (r.op === '<>') access = 'both';
+    else if (r.op === '>&' && r.fd === '') access = 'write';
+    if (access === null) continue;
+    const ws = expandWord(r.target, vars, false);
+    const w = ws[0];
+    if (access === 'write' && r.op === '>&' && w !== undefined && !w.dynamic && /^(?:\d+|-)$/.test(w.value)) continue;
+    const word: PathWord = ws.length === 1 && w !== undefined ? { value: w.value, dynamic: w.dynamic || w.glob } : { value: ws.map((x) => x.value).join(' '), dynamic: true };
+    const push = (a: 'read' | 'write'): void => {
+      (out ??= []).push(w?.qtilde === true ? { ...word, access: a, quoted_tilde: true } : { ...word, access: a });
+    };
+    if (access === 'both') {
+      push('read');
+      push('write');
+    } else push(access);
+  }
+  return out;
 }
 
 function decodeEchoEscapes(s: string): string {

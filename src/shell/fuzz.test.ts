@@ -24,7 +24,7 @@ function wellFormed(cmds: ShellCommand[]): boolean {
   return cmds.every(
     (c) =>
       Array.isArray(c.argv) &&
-      c.argv.length > 0 &&
+      (c.argv.length > 0 || (c.redirs !== undefined && c.redirs.length > 0)) &&
       c.argv.every((a) => typeof a === 'string') &&
       c.dynamic.every((i) => Number.isInteger(i) && i >= 0 && i < c.argv.length) &&
       typeof c.opaque === 'boolean' &&

@@ -9,8 +9,11 @@ export function fmt(c: ShellCommand): string {
   return via + (c.opaque ? '?' : '') + argv;
 }
 
+/** Commands with words (a redirection alone, `> f`, is reported with an empty argv for its path). */
 export function show(text: string, opts?: ShellAnalyzeOptions): string[] {
-  return analyzeCommandLine(text, opts).map(fmt);
+  return analyzeCommandLine(text, opts)
+    .filter((c) => c.argv.length > 0)
+    .map(fmt);
 }
 
 /** The error code analysis throws for `text`, or `ok`. Anything but ShellParseError is rethrown. */

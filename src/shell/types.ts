@@ -16,6 +16,38 @@ export interface ShellCommand {
   opaque: boolean;
   /** Wrappers this command was found through, outermost first: `sudo`, `bash -c`, `eval`, `$(…)`. */
   via: string[];
+  /**
+   * Files the command's redirections name: `> f`, `>> f`, `>| f`, `&> f`, `>& f` write, `< f`
+   * reads, `<> f` both. A redirection with no command (`> f`, `{ …; } > f`) is reported as a
+   * command with an empty argv. Absent when there are none.
+   */
+  redirs?: RedirFile[];
+  /**
+   * The directory the command runs in when a `cd`/`pushd` earlier on the line changed it: the
+   * path as the `cd`s give it (absolute, `~`-prefixed, `$HOME`-prefixed, or relative to the
+   * event's directory); null when it is known only at run time (`cd "$X"`, `cd -`, a `cd` that
+   * may not have run). Absent: the event's directory.
+   */
+  cwd?: PathWord | null;
+  /** Indices of argv words whose leading `~` was quoted (bash does not expand it). */
+  quoted_tilde?: number[];
+  /**
+   * A command run for each path a walk finds (`find DIR -exec CMD {} ;`): the argv words the
+   * walker fills in (`indices`) name what is found under its starting points (`under`).
+   */
+  walk?: { indices: number[]; under: PathWord[] };
+}
+
+/** A word that names a path: its value, and whether it holds a run-time expansion. */
+export interface PathWord {
+  value: string;
+  dynamic: boolean;
+}
+
+export interface RedirFile extends PathWord {
+  access: 'read' | 'write';
+  /** The word starts with a quoted `~` (not expanded). */
+  quoted_tilde?: true;
 }
 
 export interface ShellLimits {

@@ -16,6 +16,8 @@ export interface ArgWord {
   glob: boolean;
   /** Offset of the word in the analysed text (for error offsets of nested scripts). */
   start: number;
+  /** The word starts with a quoted `~` (`'~/x'`, `\\~`): bash does not expand it. */
+  qtilde?: true;
 }
 
 /**
@@ -85,9 +87,12 @@ export function wordText(w: Word): { value: string; dynamic: boolean } {
 }
 
 function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]): void {
-  if (parts.length === 1 && parts[0]?.type === 'lit') {
-    const text = parts[0].text;
-    out.push({ value: text, dynamic: false, glob: !parts[0].quoted && hasGlob(text), start });
+  const p0 = parts[0];
+  if (parts.length === 1 && p0?.type === 'lit') {
+    const text = p0.text;
+    const w: ArgWord = { value: text, dynamic: false, glob: !p0.quoted && hasGlob(text), start };
+    if (p0.quoted && text.startsWith('~')) w.qtilde = true;
+    out.push(w);
     return;
   }
   // With IFS assigned on the line, unquoted expansions split differently: leave them run-time.
@@ -121,7 +126,9 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
     value += p.src;
     dynamic = true;
   }
-  out.push({ value, dynamic, glob: g === 2, start });
+  const w: ArgWord = { value, dynamic, glob: g === 2, start };
+  if (p0?.type === 'lit' && p0.quoted && p0.text.startsWith('~')) w.qtilde = true;
+  out.push(w);
 }
 
 /** Unquoted `*`, `?`, or `[` with a later `]`. */

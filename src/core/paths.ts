@@ -1,0 +1,194 @@
+/**
+ * Paths as resources (protection-packs.md §1): the paths one simple command or one file-tool
+ * call touches, how (read, write, delete, metadata; recursively or not) and where they lie
+ * (path-scope.ts), for rules' `paths` conditions and for `check --json`.
+ *
+ * Sources: the program's file data (src/grammars, `files:`), the command's redirections, and
+ * the tool's `tool.paths` from the adapter. Only paths named in the command count: a recursive
+ * search or listing of a directory is not a read of each file in it. Resolution is lexical
+ * (no file system): symlinks are not followed.
+ */
+import { programData, readWords } from '../grammars/reader.ts';
+import type { Access, CommandGrammar, Grammars, Word } from '../grammars/types.ts';
+import type { PathWord, ShellCommand } from '../shell/types.ts';
+import type { ActionContext, ToolPath } from './contract.ts';
+import { isWithin, normalizeAbsolute, projectRoots, resolvePath, type PathContext, type PathScope } from './path-scope.ts';
+
+export interface PathFact {
+  /** The path as the command or the tool wrote it. */
+  written: string;
+  access: Access;
+  /** With everything below it (`rm -r`, `chmod -R`, `find -delete`, `rsync --delete`). */
+  recursive: boolean;
+  /** Absolute and normalised (a glob keeps its pattern); null when known only at run time. */
+  path: string | null;
+  scope: PathScope;
+  /** The path is a project root or an ancestor of one. */
+  holdsProject: boolean;
+  /** The path is a project root itself. */
+  projectRoot: boolean;
+  glob: boolean;
+  /** Not a file (`/dev/null`, `/dev/stdout`, …): never a write or a delete. */
+  pseudo: boolean;
+}
+
+/** What paths are resolved against, prepared once per evaluation. */
+export interface PathEnv {
+  ctx: PathContext;
+  roots: string[];
+  /** The event's directory; null when not known (relative paths are then run-time). */
+  cwd: string | null;
+  home: string | null;
+}
+
+export function pathEnv(context: ActionContext | undefined, shellCwd: string | undefined): PathEnv {
+  const c = context ?? {};
+  const home = c.home !== undefined && c.home.startsWith('/') ? normalizeAbsolute(c.home) : undefined;
+  const temp = (c.temp_dirs ?? []).filter((t) => t.startsWith('/')).map(normalizeAbsolute);
+  const ctx: PathContext = { home, roots: c.project_roots ?? [], temp, tmpdir: c.tmpdir };
+  const roots = projectRoots(ctx);
+  const cwd = c.cwd ?? shellCwd;
+  return { ctx: { ...ctx, roots }, roots, cwd: cwd !== undefined && cwd.startsWith('/') ? normalizeAbsolute(cwd) : null, home: home ?? null };
+}
+
+interface IndexedWord extends Word {
+  readonly i: number;
+}
+
+const hasFilesCache = new WeakMap<CommandGrammar, boolean>();
+
+/** Whether the program's data names files at any level (cached per grammar object). */
+function hasFiles(g: CommandGrammar): boolean {
+  let v = hasFilesCache.get(g);
+  if (v === undefined) {
+    v = g.files !== undefined || Object.values(g.subcommands ?? {}).some(hasFiles);
+    hasFilesCache.set(g, v);
+  }
+  return v;
+}
+
+/** The directory a command runs in: the event's, changed by the line's `cd`s. */
+function commandCwd(cmd: ShellCommand, env: PathEnv): string | null {
+  if (!('cwd' in cmd)) return env.cwd;
+  const c = cmd.cwd;
+  if (c === null || c === undefined) return null;
+  const r = resolvePath(c.value, c.dynamic, env.cwd, env.ctx);
+  return r.path !== null && !r.glob ? r.path : null;
+}
+
+function fact(w: PathWord, quotedTilde: boolean, access: Access, recursive: boolean, cwd: string | null, env: PathEnv, contents = false): PathFact {
+  // A quoted leading `~` is a directory named `~` (bash expands only the unquoted one).
+  let written = quotedTilde && w.value.startsWith('~') ? `./${w.value}` : w.value;
+  // What is inside a directory (`find DIR -delete`): judged like `DIR/*`.
+  if (contents && !w.dynamic) written = `${written.replace(/\/+$/, '')}/*`;
+  const r = resolvePath(written, w.dynamic, cwd, env.ctx);
+  let path = r.path;
+  if (r.glob && path !== null) {
+    // Keep the pattern (normalised) so rules' globs can test it: `~/.ssh/id_*`.
+    const base = written.startsWith('~') ? `${env.home ?? ''}${written.slice(1)}` : written.startsWith('/') ? written : `${cwd ?? ''}/${written}`;
+    path = base.startsWith('/') && !base.includes('$') ? normalizeAbsolute(base) : path;
+  }
+  const projectRoot = r.path !== null && !r.glob && env.roots.includes(r.path);
+  return { written: w.value, access, recursive, path, scope: r.scope, holdsProject: r.holdsProject, projectRoot, glob: r.glob, pseudo: r.pseudo };
+}
+
+/** The paths one simple command touches. */
+export function commandPaths(cmd: ShellCommand, grammars: Grammars, program: string, env: PathEnv): PathFact[] {
+  const out: PathFact[] = [];
+  const cwd = commandCwd(cmd, env);
+  if (!cmd.opaque && cmd.argv.length > 1) {
+    const data = programData(program, grammars);
+    if (data !== undefined && hasFiles(data.grammar)) {
+      const { argv, dynamic } = cmd;
+      const words: IndexedWord[] = new Array<IndexedWord>(argv.length);
+      for (let i = 0; i < argv.length; i++) words[i] = { value: argv[i]!, dynamic: dynamic.length > 0 && dynamic.includes(i), i };
+      const r = readWords(words, data.grammar, program, 'all');
+      for (const f of r.files) {
+        const walked = cmd.walk !== undefined && cmd.walk.indices.includes(f.word.i) ? cmd.walk.under : null;
+        if (walked !== null && walked.length > 0 && !walked.some((u) => u.dynamic)) {
+          // `find DIR -exec rm {} ;`: every path found under DIR, all the way down.
+          for (const u of walked) out.push(fact(u, false, f.access, true, cwd, env, true));
+          continue;
+        }
+        const qt = cmd.quoted_tilde !== undefined && cmd.quoted_tilde.includes(f.word.i);
+        out.push(fact(f.word, qt, f.access, f.recursive === true, cwd, env, f.contents === true));
+      }
+    }
+  }
+  if (cmd.redirs !== undefined) {
+    for (const r of cmd.redirs) out.push(fact(r, r.quoted_tilde === true, r.access, false, cwd, env));
+  }
+  return out;
+}
+
+/** The paths a file-tool call touches (`tool.paths`, relative to the event's directory). */
+export function toolPaths(paths: readonly ToolPath[], env: PathEnv): PathFact[] {
+  return paths.map((p) => fact({ value: p.path, dynamic: false }, false, p.access, false, env.cwd, env));
+}
+
+// ---- globs in rules --------------------------------------------------------------------------
+
+const globCache = new Map<string, RegExp>();
+
+/**
+ * A rule's path glob as a regular expression over an absolute path (`~` stands for the home
+ * directory and is replaced before matching):
+ * - `/…` and `~/…` are anchored; a pattern with no `/` (or starting with `**​/`) matches the
+ *   path's last components anywhere (`.env`, `*.pem`, `.git/**`);
+ * - `*` and `?` stay within one component, `**` crosses them, `{a,b}` is either; `DIR/**` is
+ *   everything inside DIR (not DIR itself).
+ */
+export function globRegExp(pattern: string): RegExp {
+  let re = globCache.get(pattern);
+  if (re === undefined) {
+    re = new RegExp(`^${globSource(pattern)}$`);
+    globCache.set(pattern, re);
+  }
+  return re;
+}
+
+function globSource(pattern: string): string {
+  let p = pattern;
+  let prefix = '';
+  if (p.startsWith('/')) prefix = '';
+  else if (p.startsWith('**/')) {
+    prefix = '(?:.*/)?';
+    p = p.slice(3);
+  } else prefix = '(?:.*/)?';
+  let out = '';
+  let brace = 0;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!;
+    if (c === '*') {
+      if (p[i + 1] === '*') {
+        // `/**/` crosses zero or more components; `**` elsewhere, anything.
+        if (p[i + 2] === '/' && (i === 0 || p[i - 1] === '/')) {
+          out += '(?:.*/)?';
+          i += 2;
+        } else {
+          out += '.*';
+          i += 1;
+        }
+      } else out += '[^/]*';
+    } else if (c === '?') out += '[^/]';
+    else if (c === '{') {
+      brace++;
+      out += '(?:';
+    } else if (c === '}' && brace > 0) {
+      brace--;
+      out += ')';
+    } else if (c === ',' && brace > 0) out += '|';
+    else out += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+  }
+  // `DIR/**` at the end: what is inside DIR.
+  return prefix + out.replace(/\/\.\*$/, '/.+');
+}
+
+/** Whether `path` (absolute, normalised) matches the rule glob `pattern`. */
+export function globMatches(pattern: string, path: string, home: string | null): boolean {
+  if (pattern === '~' || pattern.startsWith('~/')) {
+    if (home === null || !isWithin(path, home)) return false;
+    return globRegExp(`${home === '/' ? '' : home}${pattern.slice(1)}`).test(path);
+  }
+  return globRegExp(pattern).test(path);
+}
