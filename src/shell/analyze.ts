@@ -354,8 +354,9 @@ export class Analyzer {
         this.unwrap(run.argv, [...via, run.label], run.stdin ? stdin : NO_STDIN, ctx);
         return;
       case 'shell':
-        // run.args: the words after the text ($0, $1, …), for positional parameters.
-        this.nestedScript(run.text, run.label, via, ctx);
+        // run.args: the words after the text ($0, $1, …), for positional parameters. The text's
+        // commands read the program's standard input (`npx -c sh <<EOF … EOF`).
+        this.nestedScript(run.text, run.label, via, ctx, stdin());
         return;
       case 'script':
         this.file(run.path, run.label, false, via, ctx);
@@ -397,7 +398,8 @@ export class Analyzer {
     }
   }
 
-  nestedScript(text: ArgWord, label: string, via: readonly string[], ctx: Ctx): void {
+  /** Analyses shell text a command runs; its commands read the standard input given (the command's own). */
+  nestedScript(text: ArgWord, label: string, via: readonly string[], ctx: Ctx, stdin: Stdin | null = null): void {
     const nestedVia = [...via, label];
     const depth = ctx.depth + 1;
     if (depth > this.opts.maxDepth) {
@@ -405,7 +407,7 @@ export class Analyzer {
     }
     const vars = label === 'eval' ? ctx.vars : new Vars();
     if (!text.dynamic) {
-      this.analyzeText(text.value, text.start, depth, nestedVia, vars, null);
+      this.analyzeText(text.value, text.start, depth, nestedVia, vars, stdin);
       return;
     }
     // Run-time script text: what runs cannot be known; report it, then what the visible text shows.

@@ -198,6 +198,8 @@ const stdinScripts: Case[] = [
   ['cat script.sh | bash', ['cat script.sh', '[| bash] ?bash', 'bash']],
   ['echo $CMD | bash', ['echo $CMD', '[| bash] ?$CMD', 'bash']],
   ['echo "git push" | sudo bash', ['echo ⟨git push⟩', '[sudo > | bash] git push', '[sudo] bash']],
+  ["bash -c sh <<'EOF'\ngit push -f\nEOF", ['[bash -c > sh <<] git push -f', '[bash -c] sh']],
+  ["echo 'git push -f' | npx -c 'sh -s'", ['echo ⟨git push -f⟩', '[npx -c > | sh] git push -f', '[npx -c] sh -s', 'npx -c ⟨sh -s⟩']],
   ["timeout 5 echo 'git push -f' | sh", ['[timeout] echo ⟨git push -f⟩', '[| sh] git push -f', 'sh']],
   ["nice env echo 'git push' | bash -s", ['[nice > env] echo ⟨git push⟩', '[| bash] git push', 'bash -s']],
   ["bash <<'EOF'\ngit push -f\nEOF", ['[bash <<] git push -f', 'bash']],
