@@ -3,7 +3,7 @@
  * substitution, then the static value. A part that is only known at run time keeps its source
  * text and makes the word dynamic.
  */
-import type { DynPart, Part, Word } from './ast.ts';
+import type { DynPart, Part, Script, Word } from './ast.ts';
 import { ShellParseError } from './types.ts';
 
 /** One argv word as the unwrap layer sees it. */
@@ -16,16 +16,27 @@ export interface ArgWord {
   glob: boolean;
   /** Offset of the word in the analysed text (for error offsets of nested scripts). */
   start: number;
+  /** The word is exactly one `<(…)`: the commands whose output the word names (a /dev/fd path). */
+  procSub?: Script;
 }
 
 /**
  * Variables assigned earlier on the same line: a literal value, or null when assigned something
  * not known statically. A child scope (subshell, pipeline stage) sees its parent's variables and
- * keeps its own assignments to itself.
+ * keeps its own assignments to itself. Also which names are exported (a nested shell sees only
+ * those: `env()`), and the positional parameters when they are known (`bash -c '…' _ a b`).
  */
 export class Vars {
   private own: Map<string, string | null> | null = null;
-  constructor(private readonly parent: Vars | null = null) {}
+  private exp: Set<string> | null = null;
+  /** `$0 $1 …` (an entry null: unknown); null: unknown (the line's own shell); undefined: the parent's. */
+  private pos: ReadonlyArray<string | null> | null | undefined;
+  constructor(
+    private readonly parent: Vars | null = null,
+    positional?: ReadonlyArray<string | null> | null,
+  ) {
+    this.pos = positional === undefined && parent === null ? null : positional;
+  }
 
   /** The value; null = assigned but unknown; undefined = never assigned on this line. */
   get(name: string): string | null | undefined {
@@ -40,9 +51,95 @@ export class Vars {
     (this.own ??= new Map()).set(name, value);
   }
 
+  /** `export NAME`, `declare -x NAME`, or `NAME=… cmd` (an assignment before a command). */
+  export(name: string): void {
+    (this.exp ??= new Set()).add(name);
+  }
+
   child(): Vars {
     return new Vars(this);
   }
+
+  /** `$0 $1 …`, or null when not known. */
+  positional(): ReadonlyArray<string | null> | null {
+    for (let s: Vars | null = this; s !== null; s = s.parent) if (s.pos !== undefined) return s.pos;
+    return null;
+  }
+
+  /** `set -- …`, `shift`, a function body: null makes them unknown in this scope. */
+  setPositional(p: ReadonlyArray<string | null> | null): void {
+    this.pos = p;
+  }
+
+  /**
+   * What a child process (a nested shell) sees: the exported variables assigned on this line.
+   * Others are unknown there (they come from the environment, or are unset).
+   */
+  env(positional: ReadonlyArray<string | null> | null = null): Vars {
+    const out = new Vars(null, positional);
+    for (let s: Vars | null = this; s !== null; s = s.parent) {
+      if (s.exp === null) continue;
+      for (const name of s.exp) {
+        if (out.own?.has(name) === true) continue;
+        const v = this.get(name);
+        if (v !== undefined) out.set(name, v);
+      }
+    }
+    return out;
+  }
+}
+
+/** `$0`…`$9`, `${10}`, `$@`, `$*`, `$#` → the parameter's name (`1`, `@`, …); null for anything else. */
+export function positionalName(p: DynPart): string | null {
+  if (p.kind !== 'param' || p.name !== undefined) return null;
+  const m = /^\$(?:([0-9@*#])|\{([0-9]+|[@*#])\})$/.exec(p.src);
+  return m === null ? null : (m[1] ?? m[2] ?? null);
+}
+
+/** A positional parameter's value when known (`$@` / `$*` joined by spaces); undefined otherwise. */
+function positionalValue(name: string, vars: Vars | null): string | undefined {
+  const pos = vars?.positional();
+  if (pos === null || pos === undefined) return undefined;
+  if (name === '#') return String(Math.max(0, pos.length - 1));
+  if (name === '@' || name === '*') {
+    const rest = pos.slice(1);
+    if (rest.some((x) => x === null)) return undefined;
+    return rest.join(' ');
+  }
+  const v = pos[Number(name)];
+  return v === null ? undefined : (v ?? '');
+}
+
+/**
+ * The value of an assignment's word (`B=$A`, `export B="$A"`): known variables substituted, no
+ * field splitting, no brace expansion or globbing (as in bash).
+ */
+export function assignValue(w: Word, vars: Vars): { value: string; dynamic: boolean } {
+  let value = '';
+  let dynamic = false;
+  for (const p of w.parts) {
+    if (p.type === 'lit') {
+      value += p.text;
+      continue;
+    }
+    const known = knownParam(p, vars);
+    if (known !== undefined) value += known;
+    else {
+      value += p.src;
+      dynamic = true;
+    }
+  }
+  return { value, dynamic };
+}
+
+/** A plain `$NAME` or positional parameter with a known value. */
+function knownParam(p: DynPart, vars: Vars | null): string | undefined {
+  if (p.name !== undefined) {
+    const v = vars?.get(p.name);
+    return typeof v === 'string' ? v : undefined;
+  }
+  const pn = positionalName(p);
+  return pn === null ? undefined : positionalValue(pn, vars);
 }
 
 /** Upper bound on the words one brace expansion may produce. */
@@ -92,13 +189,29 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
   }
   // With IFS assigned on the line, unquoted expansions split differently: leave them run-time.
   const ifsChanged = vars !== null && vars.get('IFS') !== undefined;
-  // A lone unquoted known variable splits on blanks: `x="git push"; $x` → two words.
-  const only = parts.length === 1 ? parts[0] : undefined;
-  if (only?.type === 'dyn' && !only.quoted && only.name !== undefined && vars !== null && !ifsChanged) {
-    const v = vars.get(only.name);
-    if (typeof v === 'string') {
-      for (const s of v.split(/[ \t\n]+/)) if (s !== '') out.push({ value: s, dynamic: false, glob: hasGlob(s), start });
+  const only = parts.length === 1 ? parts[0] : loneExpansion(parts);
+  if (only?.type === 'dyn') {
+    if (only.kind === 'procsub' && only.src.startsWith('<(') && only.subs.length === 1 && only.subs[0] !== undefined) {
+      out.push({ value: only.src, dynamic: true, glob: false, start, procSub: only.subs[0].body });
       return;
+    }
+    // `"$@"` → one word per parameter; unquoted `$@`/`$*` → each split on blanks.
+    const pn = positionalName(only);
+    const pos = pn === '@' || pn === '*' ? vars?.positional() : null;
+    if (pos !== null && pos !== undefined && !pos.slice(1).some((x) => x === null) && !(ifsChanged && !only.quoted)) {
+      const rest = pos.slice(1) as string[];
+      if (only.quoted && pn === '@') for (const s of rest) out.push({ value: s, dynamic: false, glob: false, start });
+      else if (only.quoted) out.push({ value: rest.join(' '), dynamic: false, glob: false, start });
+      else for (const a of rest) for (const s of a.split(/[ \t\n]+/)) if (s !== '') out.push({ value: s, dynamic: false, glob: hasGlob(s), start });
+      return;
+    }
+    // A lone unquoted known variable splits on blanks: `x="git push"; $x` → two words.
+    if (!only.quoted && !ifsChanged) {
+      const v = knownParam(only, vars);
+      if (typeof v === 'string') {
+        for (const s of v.split(/[ \t\n]+/)) if (s !== '') out.push({ value: s, dynamic: false, glob: hasGlob(s), start });
+        return;
+      }
     }
   }
   let value = '';
@@ -112,7 +225,7 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
       if (!p.quoted && g < 2) g = globState(p.text, g);
       continue;
     }
-    const known = p.name !== undefined && vars !== null && (p.quoted || !ifsChanged) ? vars.get(p.name) : undefined;
+    const known = p.quoted || !ifsChanged ? knownParam(p, vars) : undefined;
     if (typeof known === 'string' && (p.quoted || !/[ \t\n]/.test(known))) {
       value += known;
       if (!p.quoted && g < 2) g = globState(known, g);
@@ -122,6 +235,18 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
     dynamic = true;
   }
   out.push({ value, dynamic, glob: g === 2, start });
+}
+
+/** `"$@"` is parsed with empty quoted text around the expansion: the expansion alone, if so. */
+function loneExpansion(parts: Part[]): DynPart | undefined {
+  let found: DynPart | undefined;
+  for (const p of parts) {
+    if (p.type === 'lit') {
+      if (p.text !== '') return undefined;
+    } else if (found !== undefined) return undefined;
+    else found = p;
+  }
+  return found?.quoted === true ? found : undefined;
 }
 
 /** Unquoted `*`, `?`, or `[` with a later `]`. */

@@ -18,10 +18,17 @@ export interface UnwrapContext {
   readonly via: readonly string[];
   readonly stdin: Stdin | null;
   emit(cmd: ShellCommand): void;
-  /** Analyse script text (`bash -c`, `eval`, `watch`); a run-time script also gives an opaque command. */
-  script(text: ArgWord, label: string): void;
-  /** Analyse a script file named by a literal path (`bash FILE`, `source FILE`, `./x.sh`). */
-  file(path: ArgWord, label: string, requireShebang: boolean): void;
+  /**
+   * Analyse script text (`bash -c`, `eval`, `watch`); a run-time script also gives an opaque
+   * command. `positional`: the script's `$0 $1 …` when the command line gives them
+   * (`bash -c TEXT $0 $1 …`); without it they are unknown.
+   */
+  script(text: ArgWord, label: string, positional?: readonly ArgWord[]): void;
+  /**
+   * Analyse a script file named by a literal path (`bash FILE`, `source FILE`, `./x.sh`), or
+   * by `<(…)`. `positional`: the arguments after the file (`$1 …`; `$0` is the file).
+   */
+  file(path: ArgWord, label: string, requireShebang: boolean, positional?: readonly ArgWord[]): void;
   /** Unwrap another argv found inside this one (`find -exec … ;`). */
   unwrap(argv: ArgWord[], label: string, stdin: Stdin | null): void;
 }
@@ -232,7 +239,7 @@ function withRunTimeArgs(argv: ArgWord[], repl: string | null, placeholder: stri
   return argv.map((w) => (repl !== '' && w.value.includes(repl) ? { ...w, dynamic: true } : w));
 }
 
-const xargs: Handler = (args) => {
+const xargs: Handler = (args, _prog, u) => {
   const scan = scanOptions(args, 1, XARGS_SPEC);
   if (!scan.ok) return opaque(scan);
   if (has(scan, 'help', 'version', 'show-limits')) return { kind: 'self' };
@@ -240,8 +247,56 @@ const xargs: Handler = (args) => {
   const repl = rep === undefined ? null : (rep.value ?? '{}');
   const inner = args.slice(scan.next);
   const argv = inner.length === 0 ? [literalArg('echo', args[0]?.start)] : inner;
+  // [h/flow] Input known on the line (`echo … | xargs …`): the commands it makes.
+  const items = has(scan, '0', 'null', 'd', 'delimiter', 'a', 'arg-file', 'E', 'e', 'eof', 'J') ? null : xargsItems(u.stdin, repl !== null);
+  if (items !== null && repl !== null && repl !== '') {
+    for (const item of items) {
+      u.unwrap(argv.map((w) => (w.value.includes(repl) ? { ...w, value: w.value.split(repl).join(item) } : w)), 'xargs', null);
+    }
+    return { kind: 'done' };
+  }
+  if (items !== null && repl === null) {
+    return { kind: 'exec', argv: [...argv, ...items.map((v) => literalArg(v, argv[0]?.start))], label: 'xargs', keepStdin: false };
+  }
   return { kind: 'exec', argv: withRunTimeArgs(argv, repl, '$XARGS_ARGS'), label: 'xargs', keepStdin: false };
 };
+
+/** Input items at most this many are expanded one by one; more stay run-time. */
+const MAX_XARGS_ITEMS = 64;
+
+/**
+ * GNU/BSD xargs input items from literal standard input: blank-separated words (`lines`: whole
+ * lines, leading blanks removed, as with `-I`), with xargs' own quotes and backslashes removed.
+ * Null when the input is not literal or an item is malformed.
+ */
+function xargsItems(stdin: Stdin | null, lines: boolean): string[] | null {
+  if (stdin === null || stdin.kind !== 'text' || stdin.dynamic) return null;
+  const items: string[] = [];
+  let cur = '';
+  let inItem = false;
+  const text = stdin.text;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c === '\n' || (!lines && (c === ' ' || c === '\t'))) {
+      if (inItem) items.push(cur);
+      cur = '';
+      inItem = false;
+      continue;
+    }
+    if (lines && !inItem && (c === ' ' || c === '\t')) continue;
+    inItem = true;
+    if (c === "'" || c === '"') {
+      const end = text.indexOf(c, i + 1);
+      if (end === -1 || text.slice(i + 1, end).includes('\n')) return null;
+      cur += text.slice(i + 1, end);
+      i = end;
+    } else if (c === '\\' && i + 1 < text.length) {
+      cur += text.charAt(++i);
+    } else cur += c;
+  }
+  if (inItem) items.push(cur);
+  return items.length > MAX_XARGS_ITEMS ? null : items;
+}
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
@@ -340,27 +395,30 @@ const shell: Handler = (args, prog, u) => {
   }
   const operands = args.slice(i);
   const first = operands[0];
+  // [h/flow] The words after the script are its positional parameters: `bash -c TEXT $0 $1 …`,
+  // `bash FILE $1 …`, `bash -s $1 …` (then `$0` is the shell's name).
   if (c) {
     if (first === undefined) return { kind: 'self' };
-    u.script(first, `${prog} -c`);
+    const after = operands.slice(1);
+    u.script(first, `${prog} -c`, after.length > 0 ? after : [literalArg(prog, first.start)]);
     return { kind: 'done' };
   }
   if (first !== undefined && !s) {
-    u.file(first, `${prog} ${first.value}`, false);
+    u.file(first, `${prog} ${first.value}`, false, operands.slice(1));
     return { kind: 'self' };
   }
-  readStdinScript(u, prog);
+  readStdinScript(u, prog, [literalArg(prog, args[0]?.start), ...operands]);
   return { kind: 'self' };
 };
 
-/** A shell reading its script from standard input. */
-function readStdinScript(u: UnwrapContext, prog: string): void {
+/** A shell reading its script from standard input (`positional`: its `$0 $1 …`). */
+function readStdinScript(u: UnwrapContext, prog: string, positional?: readonly ArgWord[]): void {
   const stdin = u.stdin;
   if (stdin === null) return;
   const label = stdin.label.replace('%', prog);
-  if (stdin.kind === 'text') u.script({ value: stdin.text, dynamic: stdin.dynamic, glob: false, start: 0 }, label);
-  else if (stdin.kind === 'file') u.file(stdin.path, label, false);
-  else u.emit({ argv: [prog], dynamic: [0], opaque: true, via: [...u.via, label] });
+  if (stdin.kind === 'text') u.script({ value: stdin.text, dynamic: stdin.dynamic, glob: false, start: 0 }, label, positional);
+  else if (stdin.kind === 'file') u.file(stdin.path, label, false, positional?.slice(1));
+  else u.emit({ argv: [prog], dynamic: [0], opaque: true, via: [...u.via, label], unseen: 'runtime' });
 }
 
 const busybox: Handler = (args) => exec(args.slice(1), 'busybox');
@@ -375,7 +433,8 @@ const evalHandler: Handler = (args, _prog, u) => {
 
 const source: Handler = (args, prog, u) => {
   const path = args[1];
-  if (path !== undefined) u.file(path, `${prog} ${path.value}`, false);
+  // [h/flow] `source FILE a b` sets `$1 …`; without arguments the caller's stay (unknown here).
+  if (path !== undefined) u.file(path, `${prog} ${path.value}`, false, args.length > 2 ? args.slice(2) : undefined);
   return { kind: 'self' };
 };
 
