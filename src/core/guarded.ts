@@ -63,31 +63,44 @@ export function lineWords(text: string, commands: readonly CommandFacts[]): Set<
   return out;
 }
 
+export interface GuardedMatch {
+  pack: string;
+  /** The line's words that matched the entry, in the entry's order. */
+  words: readonly string[];
+}
+
 /** The first entry (load order) whose words all appear among `words`; null when none. */
-export function guardedMatch(list: readonly GuardedWords[], words: ReadonlySet<string>): { pack: string; words: readonly string[] } | null {
+export function guardedMatch(list: readonly GuardedWords[], words: ReadonlySet<string>): GuardedMatch | null {
   for (const e of entries(list)) {
     if (!e.exact.every((w) => words.has(w))) continue;
-    if (!e.patterns.every((re) => someMatch(re, words))) continue;
-    return { pack: e.pack, words: e.words };
+    const found: string[] = [];
+    for (const re of e.patterns) {
+      const w = firstMatch(re, words);
+      if (w === undefined) break;
+      found.push(w);
+    }
+    if (found.length < e.patterns.length) continue;
+    let k = 0;
+    return { pack: e.pack, words: e.words.map((w) => (w.includes('*') ? (found[k++] as string) : w)) };
   }
   return null;
 }
 
-function someMatch(re: RegExp, words: ReadonlySet<string>): boolean {
-  for (const w of words) if (re.test(w)) return true;
-  return false;
+function firstMatch(re: RegExp, words: ReadonlySet<string>): string | undefined {
+  for (const w of words) if (re.test(w)) return w;
+  return undefined;
 }
 
 const WHY = {
   runtime: 'a script whose text is known only at run time',
-  unreadable: 'a script file Buckler could not read (missing, too large, not a regular file, or written earlier on the same line)',
+  unreadable: 'a script file Buckler could not read: missing, too large, not a regular file, or written earlier on the same line',
 } as const;
 
 /**
  * The rule an unseen script gets when the line mentions guarded words: `ask`, named
  * `<pack>/guarded-words`, with messages saying what could not be seen and which words matched.
  */
-export function guardedRule(match: { pack: string; words: readonly string[] }, unseen: keyof typeof WHY, input: PolicyInput): CompiledRule {
+export function guardedRule(match: GuardedMatch, unseen: keyof typeof WHY, input: PolicyInput): CompiledRule {
   const words = match.words.join(' ');
   return {
     id: `${match.pack}/guarded-words`,
@@ -101,7 +114,7 @@ export function guardedRule(match: { pack: string; words: readonly string[] }, u
     env: null,
     user_message: `Buckler cannot see what \`{command}\` runs (${WHY[unseen]}), and the command line mentions \`${words}\`, which the ${match.pack} pack guards. Allow it?`,
     agent_message:
-      `\`{command}\` runs ${WHY[unseen]}, so Buckler cannot check it, and the command line mentions \`${words}\` ({rule}); ` +
+      `\`{command}\` runs ${WHY[unseen]}. Buckler cannot check it, and the command line mentions \`${words}\` ({rule}); ` +
       'a person has to confirm it. Write the command out literally instead of building or downloading it at run time.',
     additional_context: null,
   };

@@ -225,7 +225,6 @@ export class Analyzer {
       for (const a of cmd.assigns) {
         const val = a.value === null || a.index !== null ? null : assignValue(a.value, ctx.vars);
         v.set(a.name, val !== null && !val.dynamic ? val.value : null);
-        v.export(a.name);
       }
       run = mkCtx(ctx.via, ctx.depth, v, ctx.cond, ctx.stdin);
     }
@@ -237,24 +236,19 @@ export class Analyzer {
   private varEffects(args: ArgWord[], words: Word[], ctx: Ctx): void {
     const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
     if (ASSIGNING_BUILTINS.has(prog)) {
-      let exported = prog === 'export';
       for (let i = 1; i < words.length; i++) {
         const word = words[i] as Word;
         // Declaration builtins take `NAME=value` as an assignment (no field splitting): `export B=$A`.
         const w = assignValue(word, ctx.vars);
-        if (/^[-+][A-Za-z]+$/.test(w.value)) {
-          if (w.value.startsWith('-') && w.value.includes('x')) exported = true;
-          continue;
-        }
-        const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:(\+?=)([\s\S]*))?$/.exec(w.value);
+        const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=)([\s\S]*)$/.exec(w.value);
         if (m?.[1] === undefined) continue;
-        if (exported) ctx.vars.export(m[1]);
-        if (m[2] === undefined) continue;
         const known = !w.dynamic && !ctx.cond && m[2] === '=' && !(m[3] ?? '').startsWith('(') && !hasBrace(word);
         ctx.vars.set(m[1], known ? (m[3] ?? '') : null);
       }
-    } else if (prog === 'shift' || (prog === 'set' && setsPositional(args))) {
-      ctx.vars.setPositional(null);
+    } else if (prog === 'shift' || prog === 'set') {
+      const pos = ctx.vars.positional();
+      const next = prog === 'set' ? setPositional(args, pos) : shiftPositional(args, pos);
+      if (next !== undefined) ctx.vars.setPositional(ctx.cond ? null : next);
     } else if (READING_BUILTINS.has(prog)) {
       for (const w of args.slice(1)) {
         const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.value);
@@ -410,7 +404,10 @@ export class Analyzer {
       const w0 = args[0];
       if (w0 === undefined) return;
       if (w0.dynamic || w0.glob) {
-        this.out.push(toCommand(w0.value, args, via, true));
+        const cmd = toCommand(w0.value, args, via, true);
+        // A program word known only at run time is text known only at run time (`$X`, `"$@"`).
+        if (w0.dynamic) cmd.unseen = 'runtime';
+        this.out.push(cmd);
         return;
       }
       const prog = basename(w0.value);
@@ -454,8 +451,14 @@ export class Analyzer {
       this.analyzeText(text.value, text.start, depth, nestedVia, vars, null);
       return;
     }
-    // Run-time script text: what runs cannot be known; report it, then what the visible text shows.
-    const whole: ShellCommand = { argv: [text.value.replace(/\n+$/, '')], dynamic: [0], opaque: true, via: nestedVia, unseen: 'runtime' };
+    // Run-time script text: what runs cannot be known; report it, with the arguments handed to
+    // it (`bash -c "$X" _ push -f`: `$1 …`), then what the visible text shows.
+    const shown = text.value.replace(/\n+$/, '');
+    const whole: ShellCommand = { argv: [shown], dynamic: [0], opaque: true, via: nestedVia, unseen: 'runtime' };
+    positional?.forEach((w) => {
+      whole.argv.push(w.value);
+      if (w.dynamic) whole.dynamic.push(whole.argv.length - 1);
+    });
     this.out.push(whole);
     const mark = this.out.length;
     try {
@@ -465,8 +468,10 @@ export class Analyzer {
       this.out.length = mark;
     }
     // `eval "$x"` shows `$x` again: keep one.
-    const key = JSON.stringify({ ...whole, unseen: undefined });
-    for (let i = this.out.length - 1; i >= mark; i--) if (JSON.stringify({ ...this.out[i], unseen: undefined }) === key) this.out.splice(i, 1);
+    for (let i = this.out.length - 1; i >= mark; i--) {
+      const c = this.out[i] as ShellCommand;
+      if (c.opaque && c.argv.length === 1 && c.argv[0] === shown && sameVia(c.via, nestedVia)) this.out.splice(i, 1);
+    }
   }
 
   /**
@@ -480,7 +485,10 @@ export class Analyzer {
       const out = this.scriptOutput(path.procSub, ctx.vars, 0);
       if (out !== null && 'file' in out) this.file(out.file, label, false, via, ctx, positional);
       else if (out === null) this.out.push(unseenCommand(path.value, nestedVia, 'runtime'));
-      else this.nestedScript({ value: out.text, dynamic: out.dynamic, glob: false, start: path.start }, label, via, ctx, positional);
+      else {
+        const text = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start };
+        this.nestedScript(text, label, via, ctx, positional === undefined ? undefined : [path, ...positional]);
+      }
       return;
     }
     const read = this.opts.readScript;
@@ -566,11 +574,16 @@ class Unwrapping implements UnwrapContext {
 
 const argValue = (a: ArgWord): string => a.value;
 
+const sameVia = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
 const EMPTY_WORD: Word = { parts: [], start: 0, end: 0 };
 
-/** `$0 $1 …` from the words after a script (a run-time or glob word: that parameter is unknown). */
+/**
+ * `$0 $1 …` from the words after a script (a run-time or glob word: that parameter is unknown);
+ * none given: `$0` is unknown (the shell's name), no other parameter.
+ */
 function positionalOf(words: readonly ArgWord[]): Array<string | null> {
-  return words.map((w) => (w.dynamic || w.glob ? null : w.value));
+  return words.length === 0 ? [null] : words.map((w) => (w.dynamic || w.glob ? null : w.value));
 }
 
 function unseenCommand(what: string, via: readonly string[], why: 'runtime' | 'unreadable'): ShellCommand {
@@ -582,18 +595,32 @@ function hasBrace(w: Word): boolean {
   return w.parts.some((p) => p.type === 'lit' && !p.quoted && p.text.includes('{'));
 }
 
-/** `set -- a b`, `set a b`, `set -e x` replace the positional parameters; `set -e`, `set -o x` do not. */
-function setsPositional(args: ArgWord[]): boolean {
+type Positional = ReadonlyArray<string | null> | null;
+
+/**
+ * The positional parameters after `set …`: `set -- a b`, `set a b`, `set -e x` replace them
+ * (`$0` stays); `set -e`, `set -o x` leave them (undefined). A run-time option word: unknown.
+ */
+function setPositional(args: ArgWord[], pos: Positional): Positional | undefined {
   for (let i = 1; i < args.length; i++) {
-    const v = args[i]?.value ?? '';
-    if (v === '--' || v === '-') return true;
-    if (/^[-+]o$/.test(v)) {
+    const w = args[i] as ArgWord;
+    if (w.dynamic) return null;
+    if (w.value === '--' || w.value === '-') return [pos?.[0] ?? null, ...positionalOf(args.slice(i + 1))];
+    if (/^[-+]o$/.test(w.value)) {
       i++;
       continue;
     }
-    if (!/^[-+]/.test(v) || args[i]?.dynamic === true) return true;
+    if (!/^[-+]/.test(w.value)) return [pos?.[0] ?? null, ...positionalOf(args.slice(i))];
   }
-  return false;
+  return undefined;
+}
+
+/** `shift [N]`: the known parameters moved, or unknown. */
+function shiftPositional(args: ArgWord[], pos: Positional): Positional {
+  const n = args.length === 1 ? 1 : args.length === 2 && /^[0-9]+$/.test(args[1]?.value ?? '') && args[1]?.dynamic === false ? Number(args[1]?.value) : -1;
+  if (pos === null || n < 0) return null;
+  // bash leaves them unchanged when N is larger than their count.
+  return n > pos.length - 1 ? pos : [pos[0] ?? null, ...pos.slice(1 + n)];
 }
 
 /** A redirection redirStdin looks at: `<`, `<<<` or a here-document on fd 0. */

@@ -23,12 +23,11 @@ export interface ArgWord {
 /**
  * Variables assigned earlier on the same line: a literal value, or null when assigned something
  * not known statically. A child scope (subshell, pipeline stage) sees its parent's variables and
- * keeps its own assignments to itself. Also which names are exported (a nested shell sees only
- * those: `env()`), and the positional parameters when they are known (`bash -c '…' _ a b`).
+ * keeps its own assignments to itself. Also the positional parameters when they are known
+ * (`bash -c '…' _ a b`).
  */
 export class Vars {
   private own: Map<string, string | null> | null = null;
-  private exp: Set<string> | null = null;
   /** `$0 $1 …` (an entry null: unknown); null: unknown (the line's own shell); undefined: the parent's. */
   private pos: ReadonlyArray<string | null> | null | undefined;
   constructor(
@@ -51,11 +50,6 @@ export class Vars {
     (this.own ??= new Map()).set(name, value);
   }
 
-  /** `export NAME`, `declare -x NAME`, or `NAME=… cmd` (an assignment before a command). */
-  export(name: string): void {
-    (this.exp ??= new Set()).add(name);
-  }
-
   child(): Vars {
     return new Vars(this);
   }
@@ -72,18 +66,16 @@ export class Vars {
   }
 
   /**
-   * What a child process (a nested shell) sees: the exported variables assigned on this line.
-   * Others are unknown there (they come from the environment, or are unset).
+   * What a child process (a nested shell) may see: every variable assigned on this line. An
+   * exported one is passed with its value; so is any other whose name the environment already
+   * exported (`HOME=…; bash -c '$HOME'`), which the line cannot rule out; otherwise the child
+   * sees it unset, which runs less. So the assigned value stands (never fewer commands than run).
    */
   env(positional: ReadonlyArray<string | null> | null = null): Vars {
     const out = new Vars(null, positional);
     for (let s: Vars | null = this; s !== null; s = s.parent) {
-      if (s.exp === null) continue;
-      for (const name of s.exp) {
-        if (out.own?.has(name) === true) continue;
-        const v = this.get(name);
-        if (v !== undefined) out.set(name, v);
-      }
+      if (s.own === null) continue;
+      for (const [name, v] of s.own) if (out.own?.has(name) !== true) out.set(name, v);
     }
     return out;
   }

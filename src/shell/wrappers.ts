@@ -399,15 +399,14 @@ const shell: Handler = (args, prog, u) => {
   // `bash FILE $1 …`, `bash -s $1 …` (then `$0` is the shell's name).
   if (c) {
     if (first === undefined) return { kind: 'self' };
-    const after = operands.slice(1);
-    u.script(first, `${prog} -c`, after.length > 0 ? after : [literalArg(prog, first.start)]);
+    u.script(first, `${prog} -c`, operands.slice(1));
     return { kind: 'done' };
   }
   if (first !== undefined && !s) {
     u.file(first, `${prog} ${first.value}`, false, operands.slice(1));
     return { kind: 'self' };
   }
-  readStdinScript(u, prog, [literalArg(prog, args[0]?.start), ...operands]);
+  readStdinScript(u, prog, operands.length > 0 ? [literalArg(prog, args[0]?.start), ...operands] : undefined);
   return { kind: 'self' };
 };
 
