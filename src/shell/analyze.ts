@@ -492,16 +492,17 @@ export class Analyzer {
       return;
     }
     const read = this.opts.readScript;
-    if (read === undefined) return;
     if (path.dynamic || path.glob) {
       // `bash "$f"`: a script known only at run time (a program named so is already opaque).
-      if (!requireShebang) this.out.push(unseenCommand(path.value, nestedVia, 'runtime'));
+      if (!requireShebang && read !== undefined) this.out.push(unseenCommand(path.value, nestedVia, 'runtime'));
       return;
     }
-    // Written earlier on this line (`echo … > x.sh; bash x.sh`): what runs is not what is on disk now.
+    // Written earlier on this line (`echo … > x.sh; bash x.sh`), or named by an earlier command
+    // (`curl -o x.sh`, `cp a x.sh`): what runs may not be what is on disk now.
     const key = samePath(path.value);
     const rewritten = this.written.includes(key) || this.out.some((c) => c.argv.some((a, i) => i > 0 && samePath(a) === key));
     if (rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+    if (read === undefined) return;
     if (this.scriptsRead >= this.opts.maxScripts) {
       if (!rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
       return;
