@@ -75,6 +75,7 @@ table('positional parameters from the literal arguments', [
   ["bash -c 'git \"$1\"'", ['[bash -c] git ⟨⟩']],
   ["bash -s push -f <<< 'git \"$@\"'", ['[bash <<<] git push -f', 'bash -s push -f']],
   ['bash args.sh push -f', ['[bash args.sh] git push -f', 'bash args.sh push -f']],
+  ['./args.sh push -f', ['args.sh push -f', '[./args.sh] git push -f']],
   ["bash -c 'git \"$1\"' _ \"$X\"", ['[bash -c] git $1']],
   // Look-alikes and limits: a function's parameters are its call's; the line's own are unknown.
   ["bash -c 'f() { git \"$1\"; }; f status' _ push", ['[bash -c] git $1', '[bash -c] f status']],

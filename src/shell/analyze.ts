@@ -414,7 +414,7 @@ export class Analyzer {
       const handler = handlerFor(prog);
       if (handler === undefined) {
         this.out.push(toCommand(prog, args, via, false));
-        if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx);
+        if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx, args.slice(1));
         return;
       }
       const step = handler(args, prog, this.context(via, stdin, ctx));
