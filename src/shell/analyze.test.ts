@@ -71,6 +71,8 @@ table('positional parameters from the literal arguments', [
   ["bash -c 'git \"$*\"' _ push -f", ['[bash -c] git ⟨push -f⟩']],
   ["bash -c 'shift; git \"$@\"' _ x push -f", ['[bash -c] shift', '[bash -c] git push -f']],
   ["bash -c 'set -- push -f; git \"$@\"'", ['[bash -c] set -- push -f', '[bash -c] git push -f']],
+  ["bash -c 'set -euo pipefail; git \"$@\"' _ push -f", ['[bash -c] set -euo pipefail', '[bash -c] git push -f']],
+  ["bash -c 'set -e +o xtrace x; git $1' _ push", ['[bash -c] set -e +o xtrace x', '[bash -c] git x']],
   ["bash -c 'echo $#'", ['[bash -c] echo 0']],
   ["bash -c 'git \"$1\"'", ['[bash -c] git ⟨⟩']],
   ["bash -s push -f <<< 'git \"$@\"'", ['[bash <<<] git push -f', 'bash -s push -f']],

@@ -607,11 +607,9 @@ function setPositional(args: ArgWord[], pos: Positional): Positional | undefined
     const w = args[i] as ArgWord;
     if (w.dynamic) return null;
     if (w.value === '--' || w.value === '-') return [pos?.[0] ?? null, ...positionalOf(args.slice(i + 1))];
-    if (/^[-+]o$/.test(w.value)) {
-      i++;
-      continue;
-    }
     if (!/^[-+]/.test(w.value)) return [pos?.[0] ?? null, ...positionalOf(args.slice(i))];
+    // `-o NAME`, also bundled (`set -euo pipefail`): the next word is the option's name.
+    if (w.value.includes('o')) i++;
   }
   return undefined;
 }
