@@ -106,8 +106,8 @@ export function utf8Length(s: string): number {
 export class Analyzer {
   readonly out: ShellCommand[] = [];
   private scriptsRead = 0;
-  /** Literal targets of writing redirections seen so far (`> x.sh`), as samePath spells them. */
-  private readonly written: string[] = [];
+  /** Targets of writing redirections seen so far (`> x.sh`); compared only when a script runs. */
+  private readonly written: Word[] = [];
 
   constructor(private readonly opts: AnalyzeOptions) {}
 
@@ -189,10 +189,7 @@ export class Analyzer {
     for (const r of redirs) {
       if (r.target !== null && r.heredoc === null) {
         this.wordSubs(r.target, ctx);
-        if (WRITING_OPS.has(r.op)) {
-          const t = wordText(r.target);
-          if (!t.dynamic) this.written.push(samePath(t.value));
-        }
+        if (WRITING_OPS.has(r.op)) this.written.push(r.target);
       }
       if (r.heredoc?.body != null) this.wordSubs(r.heredoc.body, ctx);
     }
@@ -500,7 +497,8 @@ export class Analyzer {
     // Written earlier on this line (`echo … > x.sh; bash x.sh`), or named by an earlier command
     // (`curl -o x.sh`, `cp a x.sh`): what runs may not be what is on disk now.
     const key = samePath(path.value);
-    const rewritten = this.written.includes(key) || this.out.some((c) => c.argv.some((a, i) => i > 0 && samePath(a) === key));
+    const rewritten =
+      this.written.some((w) => samePath(wordText(w).value) === key) || this.out.some((c) => c.argv.some((a, i) => i > 0 && samePath(a) === key));
     if (rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
     if (read === undefined) return;
     if (this.scriptsRead >= this.opts.maxScripts) {
