@@ -125,3 +125,31 @@ describe('without a script reader', () => {
     expect(show('bash missing.sh; cat x.sh | sh', {})).toEqual(['bash missing.sh', 'cat x.sh', '[| sh] ?sh ⟪runtime⟫', 'sh']);
   });
 });
+
+describe('bounds on what copies and parameters build', () => {
+  const code = (text: string): string => {
+    try {
+      analyzeCommandLine(text, { readScript });
+      return 'ok';
+    } catch (e) {
+      return (e as { code?: string }).code ?? String(e);
+    }
+  };
+  it('a value doubled by copies fails closed past 16 KiB, not after 2^n work', () => {
+    const doubling = `x='git status;'; ${'x=$x$x; '.repeat(40)}eval "$x"`;
+    expect(code(doubling)).toBe('too_large');
+    expect(code(`x='git status;'; ${'x=$x$x; '.repeat(8)}eval "$x"`)).toBe('ok');
+  });
+  it('"$@" repeated over many arguments fails closed past 4,096 words', () => {
+    const args = Array.from({ length: 200 }, (_, i) => `a${i}`).join(' ');
+    expect(code(`bash -c '${'"$@" '.repeat(40)}' _ ${args}`)).toBe('too_large');
+    expect(code(`bash -c 'git "$@"' _ ${args}`)).toBe('ok');
+  });
+  it('xargs substitution past 64 KiB leaves the items run-time', () => {
+    const item = 'x'.repeat(2000);
+    expect(show(`echo ${item} | xargs -I{} sh -c '${'{}'.repeat(40)}'`)).toContain('[xargs > sh -c] ?{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{} ⟪runtime⟫');
+  });
+  it('a long literal with a short variable is fine', () => {
+    expect(code(`x=1; echo "${'y'.repeat(40_000)}$x" > f`)).toBe('ok');
+  });
+});

@@ -109,19 +109,45 @@ function positionalValue(name: string, vars: Vars | null): string | undefined {
 export function assignValue(w: Word, vars: Vars): { value: string; dynamic: boolean } {
   let value = '';
   let dynamic = false;
+  let copied = 0;
   for (const p of w.parts) {
     if (p.type === 'lit') {
       value += p.text;
       continue;
     }
     const known = knownParam(p, vars);
-    if (known !== undefined) value += known;
-    else {
+    if (known !== undefined) {
+      value += known;
+      copied += known.length;
+    } else {
       value += p.src;
       dynamic = true;
     }
   }
+  checkValue(copied, w.start);
   return { value, dynamic };
+}
+
+/**
+ * Copies can double a value per assignment (`x=$x$x`), and `"$@"` can repeat every argument:
+ * what the line builds that way is bounded, and past the bound analysis fails closed (as bash
+ * would run it, nothing can be left out).
+ */
+export const MAX_VALUE_CHARS = 16 * 1024;
+/** Words one command's expansions may make from variables and positional parameters. */
+export const MAX_EXPANDED_WORDS = 4096;
+
+/** `copied`: characters a word took from variables and parameters. */
+function checkValue(copied: number, at: number): void {
+  if (copied > MAX_VALUE_CHARS) {
+    throw new ShellParseError('too_large', `a value built from variables is longer than ${MAX_VALUE_CHARS} characters`, at);
+  }
+}
+
+function checkWords(count: number, at: number): void {
+  if (count > MAX_EXPANDED_WORDS) {
+    throw new ShellParseError('too_large', `variables and parameters expand to more than ${MAX_EXPANDED_WORDS} words in one command`, at);
+  }
 }
 
 /** A plain `$NAME` or positional parameter with a known value. */
@@ -192,6 +218,7 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
     const pos = pn === '@' || pn === '*' ? vars?.positional() : null;
     if (pos !== null && pos !== undefined && !pos.slice(1).some((x) => x === null) && !(ifsChanged && !only.quoted)) {
       const rest = pos.slice(1) as string[];
+      checkWords(out.length + rest.length, start);
       if (only.quoted && pn === '@') for (const s of rest) out.push({ value: s, dynamic: false, glob: false, start });
       else if (only.quoted) out.push({ value: rest.join(' '), dynamic: false, glob: false, start });
       else for (const a of rest) for (const s of a.split(/[ \t\n]+/)) if (s !== '') out.push({ value: s, dynamic: false, glob: hasGlob(s), start });
@@ -202,12 +229,14 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
       const v = knownParam(only, vars);
       if (typeof v === 'string') {
         for (const s of v.split(/[ \t\n]+/)) if (s !== '') out.push({ value: s, dynamic: false, glob: hasGlob(s), start });
+        checkWords(out.length, start);
         return;
       }
     }
   }
   let value = '';
   let dynamic = false;
+  let copied = 0;
   // hasGlob over the unquoted pieces only (quoted text and run-time parts cannot glob),
   // without building that text.
   let g = 0;
@@ -220,12 +249,14 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
     const known = p.quoted || !ifsChanged ? knownParam(p, vars) : undefined;
     if (typeof known === 'string' && (p.quoted || !/[ \t\n]/.test(known))) {
       value += known;
+      copied += known.length;
       if (!p.quoted && g < 2) g = globState(known, g);
       continue;
     }
     value += p.src;
     dynamic = true;
   }
+  if (copied > 0) checkValue(copied, start);
   out.push({ value, dynamic, glob: g === 2, start });
 }
 

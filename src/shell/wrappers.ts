@@ -249,7 +249,10 @@ const xargs: Handler = (args, _prog, u) => {
   const argv = inner.length === 0 ? [literalArg('echo', args[0]?.start)] : inner;
   // [h/flow] Input known on the line (`echo … | xargs …`): the commands it makes.
   const items = has(scan, '0', 'null', 'd', 'delimiter', 'a', 'arg-file', 'E', 'e', 'eof', 'J') ? null : xargsItems(u.stdin, repl !== null);
-  if (items !== null && repl !== null && repl !== '') {
+  // Each item is put into every word holding the replacement string: bounded like bash's own
+  // argument limits, past them the read arguments stay run-time.
+  const size = items === null || repl === null || repl === '' ? 0 : items.reduce((n, item) => n + argv.reduce((m, w) => m + w.value.split(repl).length * item.length, 0), 0);
+  if (items !== null && repl !== null && repl !== '' && size <= MAX_XARGS_CHARS) {
     for (const item of items) {
       u.unwrap(argv.map((w) => (w.value.includes(repl) ? { ...w, value: w.value.split(repl).join(item) } : w)), 'xargs', null);
     }
@@ -263,6 +266,8 @@ const xargs: Handler = (args, _prog, u) => {
 
 /** Input items at most this many are expanded one by one; more stay run-time. */
 const MAX_XARGS_ITEMS = 64;
+/** Characters the substituted items may add to the commands xargs makes; more stay run-time. */
+const MAX_XARGS_CHARS = 64 * 1024;
 
 /**
  * GNU/BSD xargs input items from literal standard input: blank-separated words (`lines`: whole
