@@ -5,6 +5,7 @@
  */
 import { type OptionScan, type OptionSpec, has, scanOptions } from './getopt.ts';
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
+import { xargsCommands, xargsItems } from './xargs-input.ts';
 import type { ShellCommand } from './types.ts';
 import { type ArgWord, literalArg } from './word-value.ts';
 
@@ -247,61 +248,17 @@ const xargs: Handler = (args, _prog, u) => {
   const repl = rep === undefined ? null : (rep.value ?? '{}');
   const inner = args.slice(scan.next);
   const argv = inner.length === 0 ? [literalArg('echo', args[0]?.start)] : inner;
-  // [h/flow] Input known on the line (`echo … | xargs …`): the commands it makes.
-  const items = has(scan, '0', 'null', 'd', 'delimiter', 'a', 'arg-file', 'E', 'e', 'eof', 'J') ? null : xargsItems(u.stdin, repl !== null);
-  // Each item is put into every word holding the replacement string: bounded like bash's own
-  // argument limits, past them the read arguments stay run-time.
-  const size = items === null || repl === null || repl === '' ? 0 : items.reduce((n, item) => n + argv.reduce((m, w) => m + w.value.split(repl).length * item.length, 0), 0);
-  if (items !== null && repl !== null && repl !== '' && size <= MAX_XARGS_CHARS) {
-    for (const item of items) {
-      u.unwrap(argv.map((w) => (w.value.includes(repl) ? { ...w, value: w.value.split(repl).join(item) } : w)), 'xargs', null);
-    }
+  // [h/flow] Input known on the line (`echo … | xargs …`): the commands it makes (xargs-input.ts).
+  const literalInput = !has(scan, '0', 'null', 'd', 'delimiter', 'a', 'arg-file', 'E', 'e', 'eof', 'J');
+  const items = literalInput ? xargsItems(u.stdin, repl !== null) : null;
+  const made = items === null ? null : xargsCommands(argv, repl, items);
+  if (made !== null && repl !== null) {
+    for (const m of made) u.unwrap(m, 'xargs', null);
     return { kind: 'done' };
   }
-  if (items !== null && repl === null) {
-    return { kind: 'exec', argv: [...argv, ...items.map((v) => literalArg(v, argv[0]?.start))], label: 'xargs', keepStdin: false };
-  }
+  if (made?.[0] !== undefined) return { kind: 'exec', argv: made[0], label: 'xargs', keepStdin: false };
   return { kind: 'exec', argv: withRunTimeArgs(argv, repl, '$XARGS_ARGS'), label: 'xargs', keepStdin: false };
 };
-
-/** Input items at most this many are expanded one by one; more stay run-time. */
-const MAX_XARGS_ITEMS = 64;
-/** Characters the substituted items may add to the commands xargs makes; more stay run-time. */
-const MAX_XARGS_CHARS = 64 * 1024;
-
-/**
- * GNU/BSD xargs input items from literal standard input: blank-separated words (`lines`: whole
- * lines, leading blanks removed, as with `-I`), with xargs' own quotes and backslashes removed.
- * Null when the input is not literal or an item is malformed.
- */
-function xargsItems(stdin: Stdin | null, lines: boolean): string[] | null {
-  if (stdin === null || stdin.kind !== 'text' || stdin.dynamic) return null;
-  const items: string[] = [];
-  let cur = '';
-  let inItem = false;
-  const text = stdin.text;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charAt(i);
-    if (c === '\n' || (!lines && (c === ' ' || c === '\t'))) {
-      if (inItem) items.push(cur);
-      cur = '';
-      inItem = false;
-      continue;
-    }
-    if (lines && !inItem && (c === ' ' || c === '\t')) continue;
-    inItem = true;
-    if (c === "'" || c === '"') {
-      const end = text.indexOf(c, i + 1);
-      if (end === -1 || text.slice(i + 1, end).includes('\n')) return null;
-      cur += text.slice(i + 1, end);
-      i = end;
-    } else if (c === '\\' && i + 1 < text.length) {
-      cur += text.charAt(++i);
-    } else cur += c;
-  }
-  if (inItem) items.push(cur);
-  return items.length > MAX_XARGS_ITEMS ? null : items;
-}
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
