@@ -63,6 +63,15 @@ table('standard input whose producer is literal', [
   ["{ echo 'git push -f'; } | grep push", ['echo ⟨git push -f⟩', 'grep push']],
 ]);
 
+table('a command substitution whose output is literal, run as a script', [
+  ["eval \"$(printf 'git push -f')\"", ['[$(…)] printf ⟨git push -f⟩', '[eval] git push -f']],
+  ["bash -c \"$( { echo 'git commit'; } )\"", ['[$(…)] echo ⟨git commit⟩', '[bash -c] git commit']],
+  // Look-alikes: output not literal; unquoted (split and globbed first) stays run-time.
+  ['eval "$(direnv export bash)"', ['[$(…)] direnv export bash', '[eval] ?⟨$(direnv export bash)⟩ ⟪runtime⟫', '[eval > $(…)] direnv export bash']],
+  ["eval $(echo 'git status')", ['[$(…)] echo ⟨git status⟩', "[eval] ?⟨$(echo 'git status')⟩ ⟪runtime⟫", '[eval > $(…)] echo ⟨git status⟩']],
+  ["echo \"$(echo 'git push -f')\"", ['[$(…)] echo ⟨git push -f⟩', "echo ⟨$(echo 'git push -f')⟩"]],
+]);
+
 table('positional parameters from the literal arguments', [
   ["bash -c 'eval \"$1\"' _ 'git push -f'", ['[bash -c > eval] git push -f']],
   ["sh -c '\"$@\"' sh git push -f", ['[sh -c] git push -f']],

@@ -437,7 +437,13 @@ export class Analyzer {
    * @internal (Unwrapping) Script text a shell, `eval` or `source` runs. `positional`: the
    * words after it (`bash -c TEXT $0 $1 …`); undefined: not known.
    */
-  nestedScript(text: ArgWord, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[]): void {
+  nestedScript(textIn: ArgWord, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[]): void {
+    let text = textIn;
+    if (text.cmdSub !== undefined) {
+      // `eval "$(printf …)"`, `bash -c "$(echo …)"`: the substitution's output, when literal.
+      const out = this.scriptOutput(text.cmdSub, ctx.vars, 0);
+      if (out !== null && !('file' in out) && !out.dynamic) text = { value: out.text.replace(/\n+$/, ''), dynamic: false, glob: false, start: text.start };
+    }
     const nestedVia = [...via, label];
     const depth = ctx.depth + 1;
     if (depth > this.opts.maxDepth) {

@@ -18,6 +18,8 @@ export interface ArgWord {
   start: number;
   /** The word is exactly one `<(…)`: the commands whose output the word names (a /dev/fd path). */
   procSub?: Script;
+  /** The word is exactly one quoted `"$(…)"`: the commands whose output (less trailing newlines) it is. */
+  cmdSub?: Script;
 }
 
 /**
@@ -211,6 +213,10 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
   if (only?.type === 'dyn') {
     if (only.kind === 'procsub' && only.src.startsWith('<(') && only.subs.length === 1 && only.subs[0] !== undefined) {
       out.push({ value: only.src, dynamic: true, glob: false, start, procSub: only.subs[0].body });
+      return;
+    }
+    if (only.kind === 'cmdsub' && only.quoted && only.subs.length === 1 && only.subs[0] !== undefined) {
+      out.push({ value: only.src, dynamic: true, glob: false, start, cmdSub: only.subs[0].body });
       return;
     }
     // `"$@"` → one word per parameter; unquoted `$@`/`$*` → each split on blanks.

@@ -301,6 +301,8 @@ const watch: Handler = (args, _prog, u) => {
 };
 
 export function joinWords(ws: ArgWord[]): ArgWord {
+  // [h/flow] One word is itself (it may name the commands it comes from: `eval "$(…)"`).
+  if (ws.length === 1 && ws[0] !== undefined) return ws[0];
   return {
     value: ws.map((w) => w.value).join(' '),
     dynamic: ws.some((w) => w.dynamic),
