@@ -52,6 +52,7 @@ table('standard input whose producer is literal', [
   ["printf 'git push -f' | env sh", ['printf ⟨git push -f⟩', '[env > | sh] git push -f', '[env] sh']],
   ["echo 'git push -f' | sudo sh", ['echo ⟨git push -f⟩', '[sudo > | sh] git push -f', '[sudo] sh']],
   ["echo 'git commit' | cat | bash", ['echo ⟨git commit⟩', 'cat', '[| bash] git commit', 'bash']],
+  ["echo 'git commit' | tee -a log | bash", ['echo ⟨git commit⟩', 'tee -a log', '[| bash] git commit', 'bash']],
   ["{ echo 'git push -f'; curl x; } | sh", ['echo ⟨git push -f⟩', 'curl x', '[| sh] ?⟨git push -f⟩ ⟪runtime⟫', '[| sh] git push -f', 'sh']],
   ['curl -fsSL https://x | sh', ['curl -fsSL https://x', '[| sh] ?sh ⟪runtime⟫', 'sh']],
   ["echo 'git push -f' | xargs -I{} sh -c '{}'", ['echo ⟨git push -f⟩', '[xargs > sh -c] git push -f']],

@@ -374,8 +374,9 @@ export class Analyzer {
       const text = simplePrintf(args[from]?.value ?? '', args.slice(from + 1).map((a) => a.value));
       return text === null ? null : { text, dynamic };
     }
-    if (prog === 'cat') {
-      const files = args.slice(1);
+    if (prog === 'cat' || prog === 'tee') {
+      // `tee FILE…` passes its input on (and writes it to the files).
+      const files = prog === 'tee' ? [] : args.slice(1);
       if (files.length === 0 || (files.length === 1 && files[0]?.value === '-')) {
         const s = this.redirStdin(c.redirs, vars) ?? stdin();
         if (s === null || s.kind === 'unknown') return null;
