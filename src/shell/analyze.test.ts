@@ -59,6 +59,7 @@ table('standard input whose producer is literal', [
   ["printf 'push -f\\n' | xargs git", ["printf ⟨push -f\\n⟩", '[xargs] git push -f']],
   ['cmd | xargs -I{} sh -c {}', ['cmd', '[xargs > sh -c] ?{} ⟪runtime⟫', '[xargs > sh -c] {}']],
   // Look-alikes: the producer's output goes to a file or a program that is not a shell.
+  ["echo 'git push -f' | tee >(sh)", ['echo ⟨git push -f⟩', '[>(…) > >(sh …)] ?sh ⟪runtime⟫', '[>(…)] sh', 'tee >(sh)']],
   ["echo 'git push -f' > notes.txt", ['echo ⟨git push -f⟩']],
   ["echo 'git push -f' | tee notes.txt", ['echo ⟨git push -f⟩', 'tee notes.txt']],
   ["{ echo 'git push -f'; } | grep push", ['echo ⟨git push -f⟩', 'grep push']],

@@ -31,6 +31,8 @@ interface Ctx {
 
 type StdinThunk = () => Stdin | null;
 const NO_STDIN: StdinThunk = () => null;
+const WRITTEN_INTO_STDIN: Stdin = { kind: 'unknown', label: '>(% …)' };
+const WRITTEN_INTO: StdinThunk = () => WRITTEN_INTO_STDIN;
 
 /**
  * A context with the same shape every time. Measured: object spreads (`{ ...ctx, cond: true }`)
@@ -180,7 +182,9 @@ export class Analyzer {
     for (const p of w.parts) {
       if (p.type !== 'dyn') continue;
       for (const sub of p.subs) {
-        this.script(sub.body, mkCtx([...ctx.via, sub.label], ctx.depth + 1, ctx.vars.child(), ctx.cond, NO_STDIN));
+        // `>(…)` reads what the command writes into it: not known here (`tee >(sh)`).
+        const stdin = sub.label === '>(…)' ? WRITTEN_INTO : NO_STDIN;
+        this.script(sub.body, mkCtx([...ctx.via, sub.label], ctx.depth + 1, ctx.vars.child(), ctx.cond, stdin));
       }
     }
   }
