@@ -5,6 +5,7 @@
  */
 import { type OptionScan, type OptionSpec, has, scanOptions } from './getopt.ts';
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
+import { xargsCommands, xargsItems } from './xargs-input.ts';
 import type { ShellCommand } from './types.ts';
 import { type ArgWord, literalArg } from './word-value.ts';
 
@@ -18,10 +19,17 @@ export interface UnwrapContext {
   readonly via: readonly string[];
   readonly stdin: Stdin | null;
   emit(cmd: ShellCommand): void;
-  /** Analyse script text (`bash -c`, `eval`, `watch`); a run-time script also gives an opaque command. */
-  script(text: ArgWord, label: string): void;
-  /** Analyse a script file named by a literal path (`bash FILE`, `source FILE`, `./x.sh`). */
-  file(path: ArgWord, label: string, requireShebang: boolean): void;
+  /**
+   * Analyse script text (`bash -c`, `eval`, `watch`); a run-time script also gives an opaque
+   * command. `positional`: the script's `$0 $1 …` when the command line gives them
+   * (`bash -c TEXT $0 $1 …`); without it they are unknown.
+   */
+  script(text: ArgWord, label: string, positional?: readonly ArgWord[]): void;
+  /**
+   * Analyse a script file named by a literal path (`bash FILE`, `source FILE`, `./x.sh`), or
+   * by `<(…)`. `positional`: the arguments after the file (`$1 …`; `$0` is the file).
+   */
+  file(path: ArgWord, label: string, requireShebang: boolean, positional?: readonly ArgWord[]): void;
   /** Unwrap another argv found inside this one (`find -exec … ;`). */
   unwrap(argv: ArgWord[], label: string, stdin: Stdin | null): void;
 }
@@ -232,7 +240,7 @@ function withRunTimeArgs(argv: ArgWord[], repl: string | null, placeholder: stri
   return argv.map((w) => (repl !== '' && w.value.includes(repl) ? { ...w, dynamic: true } : w));
 }
 
-const xargs: Handler = (args) => {
+const xargs: Handler = (args, _prog, u) => {
   const scan = scanOptions(args, 1, XARGS_SPEC);
   if (!scan.ok) return opaque(scan);
   if (has(scan, 'help', 'version', 'show-limits')) return { kind: 'self' };
@@ -240,6 +248,15 @@ const xargs: Handler = (args) => {
   const repl = rep === undefined ? null : (rep.value ?? '{}');
   const inner = args.slice(scan.next);
   const argv = inner.length === 0 ? [literalArg('echo', args[0]?.start)] : inner;
+  // [h/flow] Input known on the line (`echo … | xargs …`): the commands it makes (xargs-input.ts).
+  const literalInput = !has(scan, '0', 'null', 'd', 'delimiter', 'a', 'arg-file', 'E', 'e', 'eof', 'J');
+  const items = literalInput ? xargsItems(u.stdin, repl !== null) : null;
+  const made = items === null ? null : xargsCommands(argv, repl, items);
+  if (made !== null && repl !== null) {
+    for (const m of made) u.unwrap(m, 'xargs', null);
+    return { kind: 'done' };
+  }
+  if (made?.[0] !== undefined) return { kind: 'exec', argv: made[0], label: 'xargs', keepStdin: false };
   return { kind: 'exec', argv: withRunTimeArgs(argv, repl, '$XARGS_ARGS'), label: 'xargs', keepStdin: false };
 };
 
@@ -284,6 +301,8 @@ const watch: Handler = (args, _prog, u) => {
 };
 
 export function joinWords(ws: ArgWord[]): ArgWord {
+  // [h/flow] One word is itself (it may name the commands it comes from: `eval "$(…)"`).
+  if (ws.length === 1 && ws[0] !== undefined) return ws[0];
   return {
     value: ws.map((w) => w.value).join(' '),
     dynamic: ws.some((w) => w.dynamic),
@@ -340,27 +359,29 @@ const shell: Handler = (args, prog, u) => {
   }
   const operands = args.slice(i);
   const first = operands[0];
+  // [h/flow] The words after the script are its positional parameters: `bash -c TEXT $0 $1 …`,
+  // `bash FILE $1 …`, `bash -s $1 …` (then `$0` is the shell's name).
   if (c) {
     if (first === undefined) return { kind: 'self' };
-    u.script(first, `${prog} -c`);
+    u.script(first, `${prog} -c`, operands.slice(1));
     return { kind: 'done' };
   }
   if (first !== undefined && !s) {
-    u.file(first, `${prog} ${first.value}`, false);
+    u.file(first, `${prog} ${first.value}`, false, operands.slice(1));
     return { kind: 'self' };
   }
-  readStdinScript(u, prog);
+  readStdinScript(u, prog, operands.length > 0 ? [literalArg(prog, args[0]?.start), ...operands] : undefined);
   return { kind: 'self' };
 };
 
-/** A shell reading its script from standard input. */
-function readStdinScript(u: UnwrapContext, prog: string): void {
+/** A shell reading its script from standard input (`positional`: its `$0 $1 …`). */
+function readStdinScript(u: UnwrapContext, prog: string, positional?: readonly ArgWord[]): void {
   const stdin = u.stdin;
   if (stdin === null) return;
   const label = stdin.label.replace('%', prog);
-  if (stdin.kind === 'text') u.script({ value: stdin.text, dynamic: stdin.dynamic, glob: false, start: 0 }, label);
-  else if (stdin.kind === 'file') u.file(stdin.path, label, false);
-  else u.emit({ argv: [prog], dynamic: [0], opaque: true, via: [...u.via, label] });
+  if (stdin.kind === 'text') u.script({ value: stdin.text, dynamic: stdin.dynamic, glob: false, start: 0 }, label, positional);
+  else if (stdin.kind === 'file') u.file(stdin.path, label, false, positional?.slice(1));
+  else u.emit({ argv: [prog], dynamic: [0], opaque: true, via: [...u.via, label], unseen: 'runtime' });
 }
 
 const busybox: Handler = (args) => exec(args.slice(1), 'busybox');
@@ -375,7 +396,8 @@ const evalHandler: Handler = (args, _prog, u) => {
 
 const source: Handler = (args, prog, u) => {
   const path = args[1];
-  if (path !== undefined) u.file(path, `${prog} ${path.value}`, false);
+  // [h/flow] `source FILE a b` sets `$1 …`; without arguments the caller's stay (unknown here).
+  if (path !== undefined) u.file(path, `${prog} ${path.value}`, false, args.length > 2 ? args.slice(2) : undefined);
   return { kind: 'self' };
 };
 
