@@ -33,11 +33,55 @@ export interface ShellInfo {
   cwd?: string;
 }
 
+/** How an action touches a path (protection-packs.md §1). */
+export const ACCESS_KINDS = ['read', 'write', 'delete', 'metadata'] as const;
+export type Access = (typeof ACCESS_KINDS)[number];
+
+/** A path a tool call touches, as the tool names it (absolute, or relative to `context.cwd`). */
+export interface ToolPath {
+  path: string;
+  access: Access;
+}
+
+/** An MCP tool call: which server, which of its tools, with what arguments. */
+export interface McpCall {
+  server: string;
+  tool: string;
+  arguments?: unknown;
+}
+
 export interface ToolInfo {
   /** The harness's own tool name (`Shell`, `Bash`, `Write`, `mcp__server__tool`, …). */
   name: string;
   /** The tool's arguments as the harness gave them. */
   input?: unknown;
+  /**
+   * The paths the call touches and how, read by the adapter from the tool's arguments (file
+   * tools: read, write, edit, search, list; patch tools: the patch's file headers).
+   */
+  paths?: ToolPath[];
+  /** Set for an MCP tool call (the adapter splits the harness's tool name). */
+  mcp?: McpCall;
+}
+
+/**
+ * Where the action happens, as the driver knows it: what the pure core needs to resolve paths
+ * lexically and may not look up itself.
+ */
+export interface ActionContext {
+  /** The directory the action runs in (a shell command's starting directory). */
+  cwd?: string;
+  /** The home directory of the person the harness runs as. */
+  home?: string;
+  /**
+   * Project roots: the harness's workspace roots, else the git top-level above `cwd`, else
+   * `cwd`. The core never treats `/`, the home directory or an ancestor of it as a project.
+   */
+  project_roots?: string[];
+  /** Temp directories (`/tmp`, `/var/tmp`, `$TMPDIR`). */
+  temp_dirs?: string[];
+  /** `$TMPDIR` as the hook process saw it; absent when unset. */
+  tmpdir?: string;
 }
 
 export interface SessionInfo {
@@ -62,6 +106,8 @@ export interface PolicyInput {
    * variables the policy refers to (see `CompiledPolicy.env_keys`) and the bypass variables.
    */
   env?: Record<string, string>;
+  /** Where the action happens (paths are resolved against it). */
+  context?: ActionContext;
 }
 
 /** One simple command of the line and the decision it got on its own. */

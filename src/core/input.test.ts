@@ -85,3 +85,27 @@ describe('parsePolicyInput and the JSON Schema agree', () => {
     expect(() => checkSchema({ pattern: 'x' }, 'y')).toThrow(/does not support/);
   });
 });
+
+describe('parsePolicyInput: tool paths, MCP calls and the action context (additive to "1")', () => {
+  const base = { policy_io_version: '1', trigger: 'pre_shell_tool' };
+  it('reads them', () => {
+    const input = parsePolicyInput({
+      ...base,
+      tool: { name: 'Read', paths: [{ path: '.env', access: 'read' }], mcp: { server: 'pg', tool: 'query', arguments: { sql: 'x' } } },
+      context: { cwd: '/p', home: '/h', project_roots: ['/p'], temp_dirs: ['/tmp'], tmpdir: '/tmp' },
+    });
+    expect(input.tool?.paths).toEqual([{ path: '.env', access: 'read' }]);
+    expect(input.tool?.mcp).toEqual({ server: 'pg', tool: 'query', arguments: { sql: 'x' } });
+    expect(input.context).toEqual({ cwd: '/p', home: '/h', project_roots: ['/p'], temp_dirs: ['/tmp'], tmpdir: '/tmp' });
+  });
+  it.each([
+    [{ tool: { name: 'R', paths: 'x' } }, 'tool.paths must be'],
+    [{ tool: { name: 'R', paths: [{ path: 1, access: 'read' }] } }, 'tool.paths[0].path must be a string'],
+    [{ tool: { name: 'R', paths: [{ path: 'x', access: 'exec' }] } }, 'tool.paths[0].access must be one of read, write, delete, metadata'],
+    [{ tool: { name: 'R', mcp: { server: 'pg' } } }, 'tool.mcp.tool must be a string'],
+    [{ context: { cwd: 3 } }, 'context.cwd must be a string'],
+    [{ context: { project_roots: [1] } }, 'context.project_roots must be a list of strings'],
+  ])('refuses %j', (extra, message) => {
+    expect(() => parsePolicyInput({ ...base, ...extra })).toThrow(message);
+  });
+});

@@ -7,6 +7,8 @@ import {
   POLICY_IO_VERSION,
   PolicyError,
   TRIGGERS,
+  ACCESS_KINDS,
+  type ActionContext,
   type PolicyInput,
   type SessionInfo,
   type ShellInfo,
@@ -43,7 +45,45 @@ function parseTool(v: unknown): ToolInfo {
   if (typeof v['name'] !== 'string') bad('tool.name', 'a string');
   const tool: ToolInfo = { name: v['name'] };
   if (v['input'] !== undefined) tool.input = v['input'];
+  const paths = v['paths'];
+  if (paths !== undefined && paths !== null) {
+    if (!Array.isArray(paths)) bad('tool.paths', 'a list of {path, access}');
+    tool.paths = paths.map((p: unknown, i) => {
+      if (!isObject(p) || typeof p['path'] !== 'string') bad(`tool.paths[${i}].path`, 'a string');
+      const access = p['access'];
+      if (typeof access !== 'string' || !(ACCESS_KINDS as readonly string[]).includes(access)) {
+        bad(`tool.paths[${i}].access`, `one of ${ACCESS_KINDS.join(', ')}`);
+      }
+      return { path: p['path'], access: access as (typeof ACCESS_KINDS)[number] };
+    });
+  }
+  const mcp = v['mcp'];
+  if (mcp !== undefined && mcp !== null) {
+    if (!isObject(mcp)) bad('tool.mcp', 'an object');
+    if (typeof mcp['server'] !== 'string') bad('tool.mcp.server', 'a string');
+    if (typeof mcp['tool'] !== 'string') bad('tool.mcp.tool', 'a string');
+    tool.mcp = { server: mcp['server'], tool: mcp['tool'] };
+    if (mcp['arguments'] !== undefined) tool.mcp.arguments = mcp['arguments'];
+  }
   return tool;
+}
+
+function stringList(v: unknown, path: string): string[] {
+  if (!Array.isArray(v) || !v.every((r) => typeof r === 'string')) bad(path, 'a list of strings');
+  return v as string[];
+}
+
+function parseContext(v: unknown): ActionContext {
+  if (!isObject(v)) bad('context', 'an object');
+  const c: ActionContext = {};
+  for (const k of ['cwd', 'home', 'tmpdir'] as const) {
+    const x = optString(v, k, 'context.');
+    if (x !== undefined) c[k] = x;
+  }
+  for (const k of ['project_roots', 'temp_dirs'] as const) {
+    if (v[k] !== undefined && v[k] !== null) c[k] = stringList(v[k], `context.${k}`);
+  }
+  return c;
 }
 
 function parseSession(v: unknown): SessionInfo {
@@ -93,5 +133,6 @@ export function parsePolicyInput(raw: unknown): PolicyInput {
   if (raw['tool'] !== undefined && raw['tool'] !== null) input.tool = parseTool(raw['tool']);
   if (raw['session'] !== undefined && raw['session'] !== null) input.session = parseSession(raw['session']);
   if (raw['env'] !== undefined && raw['env'] !== null) input.env = parseEnv(raw['env']);
+  if (raw['context'] !== undefined && raw['context'] !== null) input.context = parseContext(raw['context']);
   return input;
 }

@@ -16,6 +16,13 @@ export interface ShellCommand {
   opaque: boolean;
   /** Wrappers this command was found through, outermost first: `sudo`, `bash -c`, `eval`, `$(…)`. */
   via: string[];
+  /**
+   * Set on the opaque command that stands for a script a shell (or `eval`, `source`) runs but
+   * analysis cannot see: `runtime` = its text is known only at run time (`bash -c "$x"`,
+   * `eval "$(cmd)"`, `curl … | sh`); `unreadable` = a script file that could not be read (missing,
+   * too large, not a regular file, or written earlier on the same line). Absent otherwise.
+   */
+  unseen?: 'runtime' | 'unreadable';
 }
 
 export interface ShellLimits {
