@@ -407,18 +407,7 @@ const BODIES = ['text:if', 'text:for', 'text:while', 'text:case', 'text:function
  * fixing: they are reported on every run (and make scripts/fuzz-differential.mjs exit 1).
  */
 export const MISS_CLASSES: MissClass[] = [
-  { name: 'process substitution as script', fixedBy: '#10 text a shell runs that arrives another way (`source <(…)`, `bash <(…)`)', example: "source <(echo 'git push -f')", matches: has('text:procsub') },
-  { name: 'variable copied from another', fixedBy: '#10 a variable copied from another (`B=$A`)', example: "a='git push -f'; b=$a; eval \"$b\"", matches: has('text:var-copy') },
-  { name: 'exported variable in a nested shell', fixedBy: '#10 exported variables seen by nested shells', example: "export c='git push -f'; bash -c 'eval \"$c\"'", matches: has('text:export-nested') },
-  { name: 'positional parameters', fixedBy: '#10 positional parameters resolved from the literal arguments', example: "bash -c 'eval \"$1\"' _ 'git push -f'", matches: has('text:positional', 'text:positional-argv') },
-  { name: 'xargs -I{} sh -c', fixedBy: "#10 stdin producers (`xargs -I{} sh -c '{}'`)", example: "printf '%s' 'git push -f' | xargs -0 -I{} sh -c '{}'", matches: has('text:xargs-sh') },
   { name: 'git aliases', fixedBy: '#10 git aliases (defined earlier on the line, GIT_CONFIG_COUNT)', example: 'git config alias.q push; git q -f', matches: has('spell:git-alias-config', 'spell:git-config-env') },
-  {
-    name: 'eval of a variable assigned in a conditional body',
-    fixedBy: '#10 text a shell or eval runs that is known only at run time (guarded words make the line at least ask)',
-    example: "if true; then v='git push -f'; eval \"$v\"; fi",
-    matches: inside(['text:var-eval'], BODIES),
-  },
   {
     name: 'shell with run-time arguments fed a literal script on stdin',
     fixedBy: '#10 text a shell or eval runs that is known only at run time (guarded words make the line at least ask)',

@@ -18,6 +18,7 @@ import {
 } from './contract.ts';
 import { commandFacts, toolFacts, type CommandFacts } from './facts.ts';
 import { pathEnv, type PathFact } from './paths.ts';
+import { guardedMatch, guardedRule, lineWords } from './guarded.ts';
 import { better, contextMatches, segmentMatches, triggerIndex, type TriggerIndex, type Winner } from './match.ts';
 import { BYPASS_VARS, type CompiledPolicy } from './policy.ts';
 import { lineMessages, type Judged } from './messages.ts';
@@ -82,6 +83,9 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
     error = { code: 'parse_error', message: e.message };
   }
   if (judged.length === 0) judged.push({ facts: null, winner: context });
+  if (pre && input.shell && policy.guarded_words !== undefined && policy.guarded_words.length > 0) {
+    guardUnseen(judged, policy.guarded_words, input, input.shell.command);
+  }
 
   function collect(cmds: readonly ShellCommand[], depth: number): void {
     for (const cmd of cmds) {
@@ -114,6 +118,25 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
   out.rule = judged[decisive]?.winner?.rule.id ?? null;
   Object.assign(out, lineMessages(judged, decisive, out.decision, input));
   return out;
+}
+
+/**
+ * A script a shell runs that analysis cannot see: the line is at least `ask` when it mentions
+ * words a pack guards (guarded.ts). The words are gathered only when such a script is present.
+ */
+function guardUnseen(judged: Judged[], guarded: NonNullable<CompiledPolicy['guarded_words']>, input: PolicyInput, text: string): void {
+  let words: Set<string> | null = null;
+  let match: ReturnType<typeof guardedMatch> = null;
+  for (const j of judged) {
+    const unseen = j.facts?.cmd.unseen;
+    if (unseen === undefined || SEVERITY[j.winner?.rule.action ?? 'allow'] >= SEVERITY.ask) continue;
+    if (words === null) {
+      words = lineWords(text, judged.flatMap((x) => (x.facts ? [x.facts] : [])));
+      match = guardedMatch(guarded, words);
+    }
+    if (match === null) return;
+    j.winner = { rule: guardedRule(match, unseen, input), order: -1 };
+  }
 }
 
 function judge(

@@ -11,7 +11,10 @@ import { readArgv } from '../grammars/reader.ts';
 import type { Grammars, ReadArgs } from '../grammars/types.ts';
 import type { ShellCommand } from '../shell/types.ts';
 import type { ToolPath } from './contract.ts';
-import { commandPaths, toolPaths, type PathEnv, type PathFact } from './paths.ts';
+import { commandPaths, pathEnv, toolPaths, type PathEnv, type PathFact } from './paths.ts';
+
+/** No context: relative paths, `~` and `$HOME` are run-time. */
+const NO_CONTEXT = pathEnv(undefined, undefined);
 
 export interface CommandFacts {
   readonly cmd: ShellCommand;
@@ -128,7 +131,7 @@ class Facts implements CommandFacts {
   }
 }
 
-export function commandFacts(cmd: ShellCommand, grammars: Grammars, env: PathEnv): CommandFacts {
+export function commandFacts(cmd: ShellCommand, grammars: Grammars, env: PathEnv = NO_CONTEXT): CommandFacts {
   return new Facts(cmd, grammars, env);
 }
 

@@ -88,6 +88,17 @@ export interface PackInfo {
   rules: number;
 }
 
+/**
+ * One pack's guarded words (its `guarded_words:`): each entry is a set of words that must all
+ * appear somewhere in a command line (`*` in a word matches any characters). When a shell runs
+ * a script analysis cannot see (ShellCommand.unseen) and an entry matches, the line is at least
+ * `ask` (evaluate.ts).
+ */
+export interface GuardedWords {
+  pack: string;
+  words: string[][];
+}
+
 export interface CompiledPolicy {
   policy_format: typeof POLICY_FORMAT;
   tier: Tier;
@@ -98,4 +109,6 @@ export interface CompiledPolicy {
   grammars: Record<string, ProgramGrammar>;
   /** Names of env variables the rules refer to, plus the bypass variables. */
   env_keys: string[];
+  /** Enabled packs' guarded words for the active tier, in load order (absent: none). */
+  guarded_words?: GuardedWords[];
 }

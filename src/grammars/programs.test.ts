@@ -27,7 +27,7 @@ function runs(line: string): string[] {
       case 'command':
         return `[${run.label}] command: ${run.argv.map((w) => (w.dynamic ? `?${w.value}` : w.value)).join(' ')}`;
       case 'shell':
-        return `[${run.label}] shell: ${run.text.dynamic ? '?' : ''}${run.text.value}${run.args.length > 0 ? ` | ${run.args.map((a) => a.value).join(' ')}` : ''}`;
+        return `[${run.label}] shell: ${run.text.dynamic ? '?' : ''}${run.text.value}${(run.args ?? []).length > 0 ? ` | ${(run.args ?? []).map((a) => a.value).join(' ')}` : ''}`;
       case 'code':
         return `[${run.label}] ${run.language}: ${run.code.value}`;
       case 'script':

@@ -501,7 +501,7 @@ class WordReader<W extends Word> {
         if (!wanted) continue;
         const text = m[2]!.replace(/^!/, '');
         if (text === '') continue;
-        this.out.runs.push({ kind: 'shell', text: withValue(o.value, text), label: `${this.program} ${names} ${m[1]}`, args: [] });
+        this.out.runs.push({ kind: 'shell', text: withValue(o.value, text), label: `${this.program} ${names} ${m[1]}` });
       }
     }
   }
@@ -636,7 +636,7 @@ function readRuns<W extends Word>(
     for (const o of opts) {
       if (o.value === null) continue;
       if (r.shell_options !== undefined && o.names.some((n) => r.shell_options!.includes(n))) {
-        runs.push({ kind: 'shell', text: o.value, label: `${base} ${r.shell_options[0]}`, args: [] });
+        runs.push({ kind: 'shell', text: o.value, label: `${base} ${r.shell_options[0]}` });
       } else if (r.code_options !== undefined && o.names.some((n) => r.code_options!.includes(n))) {
         runs.push({ kind: 'code', code: o.value, language: r.language ?? '', label: `${base} ${r.code_options[0]}` });
       }
@@ -647,15 +647,19 @@ function readRuns<W extends Word>(
         const text = ops[0];
         if (text !== undefined) runs.push({ kind: 'shell', text, label: `${base} ${r.shell_flags[0]}`, args: ops.slice(1) });
       } else if (r.script_operand === true && ops.length > 0 && !given(r.stdin_flags)) {
-        runs.push({ kind: 'script', path: ops[0]!, label: `${base} ${ops[0]!.value}` });
+        const rest = ops.slice(1);
+        const script: Run<W> = { kind: 'script', path: ops[0]!, label: `${base} ${ops[0]!.value}` };
+        if (rest.length > 0 || r.keeps_positional !== true) script.args = rest;
+        runs.push(script);
       } else if (r.stdin_script === true) {
-        runs.push({ kind: 'stdin_script' });
+        runs.push({ kind: 'stdin_script', args: ops });
       }
       if (r.stdin_code === true && ops.length === 0) runs.push({ kind: 'stdin_code', language: r.language ?? '' });
       // A run-time first operand may be the flag or option itself (`X=-c; bash $X TEXT`): the
       // next operand is then read as the text or code too (never fewer commands than run).
       const next = ops[1];
-      if (ops[0]?.dynamic === true && next !== undefined) {
+      // (A process substitution, `<(…)`, is a file name, never an option.)
+      if (ops[0]?.dynamic === true && next !== undefined && !/^[<>]\(/.test(ops[0].value)) {
         if (r.shell_flags !== undefined && !given(r.shell_flags)) {
           runs.push({ kind: 'shell', text: next, label: `${base} ${r.shell_flags[0]}`, args: ops.slice(2) });
           speculative = true;
@@ -667,7 +671,7 @@ function readRuns<W extends Word>(
     }
     const text0 = ops[0];
     if (r.shell_first !== undefined && text0 !== undefined && ops.length >= r.shell_first && text0.value !== '' && !text0.value.startsWith('-')) {
-      runs.push({ kind: 'shell', text: text0, label: base, args: [] });
+      runs.push({ kind: 'shell', text: text0, label: base });
     }
     const enabled = r.command_when !== undefined ? given(r.command_when) : r.command === true || r.shell_operands === true;
     if (enabled && !byOption) commandRun(r, base, ops, opts, runs, given, first);
@@ -724,28 +728,30 @@ function commandRun<W extends Word>(
         const arg = sep === r.until[0] && !w.dynamic ? shellQuote(w.value) : '$ARG';
         const dynamic = text.dynamic || w.dynamic || sep !== r.until[0];
         const value = repl !== undefined && repl !== '' && text.value.includes(repl) ? text.value.split(repl).join(arg) : `${text.value} ${arg}`;
-        runs.push({ kind: 'shell', text: withValue(text, value, dynamic), label: base, args: [] });
+        runs.push({ kind: 'shell', text: withValue(text, value, dynamic), label: base });
       }
     } else if (cmd.length > 0) {
-      runs.push({ kind: 'shell', text: joinWords(cmd.map(mark)), label: base, args: [] });
+      runs.push({ kind: 'shell', text: joinWords(cmd.map(mark)), label: base });
     } else {
       // `parallel ::: 'cmd a' 'cmd b'`: each argument is a command line.
       let sep = '';
       for (const w of after) {
         if (r.until?.includes(w.value) === true) sep = w.value;
-        else if (sep === r.until?.[0]) runs.push({ kind: 'shell', text: w, label: base, args: [] });
-        else runs.push({ kind: 'shell', text: withValue(w, w.value, true), label: base, args: [] });
+        else if (sep === r.until?.[0]) runs.push({ kind: 'shell', text: w, label: base });
+        else runs.push({ kind: 'shell', text: withValue(w, w.value, true), label: base });
       }
     }
     return;
   }
-  let argv = cmd.map(mark);
-  if (argv.length === 0 && r.default_command !== undefined && first !== undefined) argv = [withValue(first, r.default_command, false)];
+  const written = cmd.length === 0 && r.default_command !== undefined && first !== undefined ? [withValue(first, r.default_command, false)] : cmd;
+  let argv = written.map(mark);
   if (argv.length === 0) return;
   if (r.appends === true && replOpt === undefined && first !== undefined) {
     argv = [...argv, withValue(first, `$${first.value.replace(/^.*\//, '').toUpperCase().replace(/[^A-Z0-9]/g, '_')}_ARGS`, true)];
   }
-  runs.push({ kind: 'command', argv, label: base, stdin: r.no_stdin !== true });
+  const run: Run<W> = { kind: 'command', argv, label: base, stdin: r.no_stdin !== true };
+  if (r.stdin_args !== undefined && !given(r.stdin_args)) run.input = { argv: written, replace: replOpt === undefined ? null : (repl ?? '') };
+  runs.push(run);
 }
 
 const isAssignment = (w: Word): boolean =>

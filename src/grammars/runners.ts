@@ -156,6 +156,7 @@ const xargs: ProgramGrammar = {
     replace_options: ['-I', '-i', '--replace', '-J'],
     appends: true,
     no_stdin: true,
+    stdin_args: ['-0', '--null', '-d', '--delimiter', '-a', '--arg-file', '-E', '-e', '--eof', '-J'],
     default_command: 'echo',
     no_run: [...HELP, '--show-limits'],
     self: 'idle',
@@ -347,8 +348,8 @@ export const RUNNERS: Record<string, ProgramGrammar> = {
   npm: { nested: true, aliases: { x: 'exec' }, subcommands: { exec: npmExec } },
   npx: { options_first: true, ...npmExec },
   eval: { options_first: true, runs: { shell_operands: true, self: 'never' } },
-  source: { options_first: true, runs: { script_operand: true }, files: { first: 'read' } },
-  '.': { options_first: true, runs: { script_operand: true }, files: { first: 'read' } },
+  source: { options_first: true, runs: { script_operand: true, keeps_positional: true }, files: { first: 'read' } },
+  '.': { options_first: true, runs: { script_operand: true, keeps_positional: true }, files: { first: 'read' } },
   su,
   runuser: {
     ...su,

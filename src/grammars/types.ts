@@ -59,6 +59,12 @@ export interface RunsSpec {
   replace_options?: string[];
   /** Arguments are appended at run time (`xargs CMD`). */
   appends?: boolean;
+  /**
+   * The arguments come from standard input, split as xargs splits it: when that input is known
+   * (`echo a b | xargs CMD`) the commands made from it can be read. Not with one of these
+   * options (`-0`, `-d`, `-a`, `-E` change the splitting or the source).
+   */
+  stdin_args?: string[];
   /** The command does not read the program's standard input (`xargs` reads it itself). */
   no_stdin?: boolean;
   /** The command when none is given (`xargs` → `echo`). */
@@ -88,6 +94,8 @@ export interface RunsSpec {
   stdin_code?: boolean;
   /** The first operand is a script file the program runs (`bash FILE`, `source FILE`). */
   script_operand?: boolean;
+  /** Without operands after the script, it keeps the caller's positional parameters (`source FILE`). */
+  keeps_positional?: boolean;
   /** Given no script operand, or one of `stdin_flags`, the script is read from standard input (shells). */
   stdin_script?: boolean;
   stdin_flags?: string[];
@@ -184,18 +192,21 @@ export interface Word {
 
 /** One thing a command runs, as the reader found it. Words are the command's own (or made from them). */
 export type Run<W extends Word> =
-  /** Another command, as argv words (`sudo CMD`, `find -exec CMD ;`). */
-  | { kind: 'command'; argv: W[]; label: string; stdin: boolean }
-  /** Shell text (`bash -c TEXT ARG0 ARG1`): `args` are what follows it ($0, $1, …). */
-  | { kind: 'shell'; text: W; label: string; args: W[] }
+  /**
+   * Another command, as argv words (`sudo CMD`, `find -exec CMD ;`). `input`: its arguments come
+   * from standard input (xargs): the command as written and the replacement string (null: appended).
+   */
+  | { kind: 'command'; argv: W[]; label: string; stdin: boolean; input?: { argv: W[]; replace: string | null } }
+  /** Shell text (`bash -c TEXT ARG0 ARG1`): `args` are what follows it ($0, $1, …), when known. */
+  | { kind: 'shell'; text: W; label: string; args?: W[] }
   /** Code in an interpreter's language. */
   | { kind: 'code'; code: W; language: string; label: string }
   /** Code read from standard input. */
   | { kind: 'stdin_code'; language: string }
-  /** A script file the program runs. */
-  | { kind: 'script'; path: W; label: string }
-  /** A shell script read from standard input. */
-  | { kind: 'stdin_script' };
+  /** A script file the program runs; `args`: its $1, … when known. */
+  | { kind: 'script'; path: W; label: string; args?: W[] }
+  /** A shell script read from standard input; `args`: the operands (`bash -s a b`). */
+  | { kind: 'stdin_script'; args: W[] };
 
 /** A file a command touches. */
 export interface FileUse<W extends Word> {

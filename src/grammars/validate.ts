@@ -48,6 +48,8 @@ const RUNS: Record<string, Kind | 'self' | 'terminators' | 'settings' | 'word'> 
   replace: 'word',
   replace_options: 'options',
   appends: 'bool',
+  stdin_args: 'options',
+  keeps_positional: 'bool',
   no_stdin: 'bool',
   default_command: 'word',
   shell_operands: 'bool',

@@ -112,6 +112,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isStringOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
 
+function validGuarded(g: unknown): boolean {
+  return isObject(g) && typeof g['pack'] === 'string' && Array.isArray(g['words']) && g['words'].every(isStrings);
+}
+
 function validRule(r: unknown): boolean {
   return (
     isObject(r) &&
@@ -155,7 +159,8 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
     !policy['rules'].every(validRule) ||
     !isObject(policy['grammars']) ||
     !Object.values(policy['grammars']).every((t) => typeof t === 'string' && t.startsWith('{') && t.endsWith('}')) ||
-    !isStrings(policy['env_keys'])
+    !isStrings(policy['env_keys']) ||
+    !(policy['guarded_words'] === undefined || (Array.isArray(policy['guarded_words']) && policy['guarded_words'].every(validGuarded)))
   ) {
     return null;
   }

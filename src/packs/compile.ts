@@ -4,12 +4,12 @@
  * A broken rule is left out with an error; a rule whose examples fail is reported and kept
  * (dropping a deny rule because of a wrong example would open what it guards).
  */
-import { BYPASS_VARS, POLICY_FORMAT, type CompiledPolicy, type CompiledRule, type PackInfo, type Tier } from '../core/policy.ts';
+import { BYPASS_VARS, POLICY_FORMAT, type CompiledPolicy, type CompiledRule, type GuardedWords, type PackInfo, type Tier } from '../core/policy.ts';
 import { BUILTIN_GRAMMARS, mergeGrammar } from '../grammars/index.ts';
 import type { ProgramGrammar } from '../grammars/types.ts';
 import { runExamples } from './examples.ts';
 import { lineFor, type LineMap, type Problem } from './problems.ts';
-import { readHeader, readPrograms, readRules, type LoadedRule } from './schema.ts';
+import { readGuardedWords, readHeader, readPrograms, readRules, type LoadedRule } from './schema.ts';
 
 export interface PackSource {
   file: string;
@@ -56,6 +56,7 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
   });
 
   const rules: CompiledRule[] = [];
+  const guarded: GuardedWords[] = [];
   const packs: PackInfo[] = [];
   const ids = new Set<string>();
   let checked = 0;
@@ -77,12 +78,16 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
       count++;
     }
     if (enabled) packs.push({ id: header.id, source: src.file, builtin: src.builtin, rules: count });
+    const g = readGuardedWords(src.doc, header, ctx);
+    problems.push(...g.problems);
+    const words = g.entries.filter((e) => e.tier === 'baseline' || opts.tier === 'strict').map((e) => e.words);
+    if (enabled && words.length > 0) guarded.push({ pack: header.id, words });
   }
 
   const envKeys = new Set<string>(BYPASS_VARS);
   for (const r of rules) for (const k of Object.keys(r.env ?? {})) envKeys.add(k);
   return {
-    policy: { policy_format: POLICY_FORMAT, tier: opts.tier, packs, rules, grammars, env_keys: [...envKeys].sort() },
+    policy: { policy_format: POLICY_FORMAT, tier: opts.tier, packs, rules, grammars, env_keys: [...envKeys].sort(), guarded_words: guarded },
     problems,
     checked,
   };

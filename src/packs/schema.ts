@@ -50,7 +50,7 @@ export interface PackContext {
 type Obj = Record<string, unknown>;
 type Path = (string | number)[];
 
-const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs'];
+const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs', 'guarded_words'];
 const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
 const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'opaque', 'subcommand_dynamic'] as const;
 /** Pack keys that are another name of a compiled condition (pack format "1" spelled it so). */
@@ -149,6 +149,49 @@ export function readPrograms(doc: unknown, ctx: PackContext): { programs: Record
     else programs[name] = normaliseGrammar((g ?? {}) as Obj);
   }
   return { programs, problems };
+}
+
+/** One `guarded_words` entry: words that must all appear in the line, for a tier. */
+export interface GuardedEntry {
+  words: string[];
+  tier: Tier;
+}
+
+/**
+ * The pack's `guarded_words:` (docs/packs.md), checked. Each entry is a word, a list of words,
+ * or `{ words: …, tier: … }`; a broken entry is reported and left out.
+ */
+export function readGuardedWords(doc: unknown, header: PackHeader, ctx: PackContext): { entries: GuardedEntry[]; problems: Problem[] } {
+  const entries: GuardedEntry[] = [];
+  const problems: Problem[] = [];
+  const raw = isObject(doc) ? doc['guarded_words'] : undefined;
+  if (raw === undefined || raw === null) return { entries, problems };
+  const at = (path: Path, message: string): void => {
+    const line = lineFor(ctx.lines, ['guarded_words', ...path]);
+    problems.push(line === undefined ? { severity: 'error', file: ctx.file, message } : { severity: 'error', file: ctx.file, line, message });
+  };
+  if (!Array.isArray(raw)) {
+    at([], '"guarded_words" must be a list of words, lists of words, or { words, tier } mappings');
+    return { entries, problems };
+  }
+  raw.forEach((e: unknown, i) => {
+    let words: unknown = e;
+    let tier: unknown = header.defaultTier;
+    if (isObject(e)) {
+      for (const k of Object.keys(e)) {
+        if (k !== 'words' && k !== 'tier') return at([i, k], `unknown guarded_words field "${k}" (known: words, tier); entry skipped`);
+      }
+      words = e['words'];
+      tier = e['tier'] ?? header.defaultTier;
+    }
+    const list = typeof words === 'string' ? [words] : words;
+    if (!isStringList(list) || list.length === 0) return at([i], 'a guarded_words entry must be a word or a non-empty list of words');
+    const bad = list.find((w) => w === '' || /\s/.test(w) || /^\**$/.test(w));
+    if (bad !== undefined) return at([i], `guarded word ${JSON.stringify(bad)} must be non-empty, without blanks, and more than "*"`);
+    if (typeof tier !== 'string' || !(TIERS as readonly string[]).includes(tier)) return at([i, 'tier'], `"tier" must be one of ${TIERS.join(', ')}`);
+    entries.push({ words: [...new Set(list)], tier: tier as Tier });
+  });
+  return { entries, problems };
 }
 
 /** Checks every rule; returns the good ones (tier not yet filtered) and the problems. */

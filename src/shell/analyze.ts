@@ -10,7 +10,8 @@ import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { Parser } from './parser.ts';
 import { type PathWord, type RedirFile, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
-import { type ArgWord, Vars, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
+import { type ArgWord, Vars, assignValue, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
+import { xargsCommands, xargsItems } from './xargs-input.ts';
 
 /** What a shell would read as its script on standard input. */
 export type Stdin =
@@ -43,6 +44,8 @@ interface Ctx {
 
 type StdinThunk = () => Stdin | null;
 const NO_STDIN: StdinThunk = () => null;
+const WRITTEN_INTO_STDIN: Stdin = { kind: 'unknown', label: '>(% …)' };
+const WRITTEN_INTO: StdinThunk = () => WRITTEN_INTO_STDIN;
 
 /**
  * A context with the same shape every time. Measured: object spreads (`{ ...ctx, cond: true }`)
@@ -71,6 +74,28 @@ function memo(f: StdinThunk): StdinThunk {
 const ASSIGNING_BUILTINS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 const READING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'printf', 'unset', 'let']);
 const SHEBANG_SHELL = /^#!\s*(?:\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|da|z|k|mk|a|y|po)?sh\b/;
+/** Redirections that write a file (their literal targets may be scripts run later on the line). */
+const WRITING_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
+/** Redirections of standard output away from the pipe (`> f`, `>&2`, `&> f`). */
+const STDOUT_AWAY = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
+
+/**
+ * bash runs an executable file without `#!` as a script of its own unless it looks binary:
+ * a NUL among its first 80 bytes before the first newline (bash's check_binary_file).
+ */
+function looksBinary(text: string): boolean {
+  const head = text.slice(0, 80);
+  const nl = head.indexOf('\n');
+  return (nl === -1 ? head : head.slice(0, nl)).includes('\0');
+}
+
+/** `./x.sh`, `x.sh`, `a//b` → one spelling, to compare a script's path with files written earlier. */
+function samePath(p: string): string {
+  return p.replace(/\/+/g, '/').replace(/^(?:\.\/)+/, '').replace(/(?:\/\.)+$/, '');
+}
+
+/** What a producer writes to its standard output, when known. */
+type Output = { text: string; dynamic: boolean } | { file: ArgWord } | null;
 
 export function basename(path: string): string {
   if (!path.includes('/')) return path;
@@ -96,6 +121,8 @@ export function utf8Length(s: string): number {
 export class Analyzer {
   readonly out: ShellCommand[] = [];
   private scriptsRead = 0;
+  /** Targets of writing redirections seen so far (`> x.sh`); compared only when a script runs. */
+  private readonly written: Word[] = [];
 
   constructor(private readonly opts: AnalyzeOptions) {}
 
@@ -126,12 +153,15 @@ export class Analyzer {
           continue;
         }
         let prev: Command | undefined;
+        let prevIn: StdinThunk = timed.stdin;
         for (const cmd of cmds) {
           const stage = mkCtx(timed.via, timed.depth, timed.vars.child(), timed.cond, timed.stdin);
           const from = prev;
-          if (from !== undefined) stage.stdin = memo(() => this.pipeStdin(from, timed.vars));
+          const fromIn = prevIn;
+          if (from !== undefined) stage.stdin = memo(() => this.pipeStdin(from, timed.vars, fromIn));
           this.command(cmd, stage);
           prev = cmd;
+          prevIn = stage.stdin;
         }
       }
     }
@@ -139,7 +169,10 @@ export class Analyzer {
 
   private command(c: Command, ctx: Ctx): void {
     if (c.type === 'function') {
-      this.command(c.body, mkCtx(ctx.via, ctx.depth, ctx.vars.child(), true, ctx.stdin));
+      // A function's `$1`, `"$@"` are its call's arguments, not the script's.
+      const fv = ctx.vars.child();
+      fv.setPositional(null);
+      this.command(c.body, mkCtx(ctx.via, ctx.depth, fv, true, ctx.stdin));
       return;
     }
     if (c.type === 'simple') {
@@ -164,14 +197,19 @@ export class Analyzer {
     for (const p of w.parts) {
       if (p.type !== 'dyn') continue;
       for (const sub of p.subs) {
-        this.script(sub.body, mkCtx([...ctx.via, sub.label], ctx.depth + 1, ctx.vars.child(), ctx.cond, NO_STDIN));
+        // `>(…)` reads what the command writes into it: not known here (`tee >(sh)`).
+        const stdin = sub.label === '>(…)' ? WRITTEN_INTO : NO_STDIN;
+        this.script(sub.body, mkCtx([...ctx.via, sub.label], ctx.depth + 1, ctx.vars.child(), ctx.cond, stdin));
       }
     }
   }
 
   private redirSubs(redirs: Redir[], ctx: Ctx): void {
     for (const r of redirs) {
-      if (r.target !== null && r.heredoc === null) this.wordSubs(r.target, ctx);
+      if (r.target !== null && r.heredoc === null) {
+        this.wordSubs(r.target, ctx);
+        if (WRITING_OPS.has(r.op)) this.written.push(r.target);
+      }
       if (r.heredoc?.body != null) this.wordSubs(r.heredoc.body, ctx);
     }
   }
@@ -190,7 +228,8 @@ export class Analyzer {
       // `> f` alone truncates f: reported as a command with no argv.
       if (files !== null) this.out.push(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
       for (const a of cmd.assigns) {
-        const v = a.value === null || a.index !== null ? null : wordText(a.value);
+        // `B=$A` copies a known value: no field splitting in an assignment.
+        const v = a.value === null || a.index !== null ? null : assignValue(a.value, ctx.vars);
         const known = v !== null && !v.dynamic && !ctx.cond ? v.value : null;
         ctx.vars.set(a.name, known);
       }
@@ -198,8 +237,18 @@ export class Analyzer {
     }
     const args: ArgWord[] = [];
     for (const w of cmd.words) expandWordInto(w, ctx.vars, args);
+    let run = ctx;
+    if (cmd.assigns.length > 0) {
+      // `X=v cmd`: X is exported to cmd (a nested shell sees it) and to `eval`; not to this line.
+      const v = ctx.vars.child();
+      for (const a of cmd.assigns) {
+        const val = a.value === null || a.index !== null ? null : assignValue(a.value, ctx.vars);
+        v.set(a.name, val !== null && !val.dynamic ? val.value : null);
+      }
+      run = mkCtx(ctx.via, ctx.depth, v, ctx.cond, ctx.stdin);
+    }
     const mark = this.out.length;
-    this.unwrap(args, ctx.via, this.stdinOf(cmd.redirs, ctx), ctx);
+    this.unwrap(args, ctx.via, this.stdinOf(cmd.redirs, ctx), run);
     // Every command reported here runs in the directory the line's `cd`s left (nested scripts
     // set their own first); the redirections belong to the first (the command itself).
     for (let i = mark; i < this.out.length; i++) withCwd(this.out[i] as ShellCommand, ctx.vars);
@@ -208,21 +257,28 @@ export class Analyzer {
       if (first !== undefined) first.redirs = first.redirs === undefined ? files : [...first.redirs, ...files];
       else this.out.push(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
     }
-    this.varEffects(args, ctx);
+    this.varEffects(args, cmd.words, ctx);
   }
 
-  /** Variables a command sets: `export x=git` (known), `read x` (unknown). */
-  private varEffects(args: ArgWord[], ctx: Ctx): void {
+  /** Variables a command sets: `export x=git` (known), `read x` (unknown); `set --`, `shift`. */
+  private varEffects(args: ArgWord[], words: Word[], ctx: Ctx): void {
     const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
     if (prog === 'cd' || prog === 'pushd' || prog === 'popd') {
       changeDir(prog, args, ctx.vars, ctx.cond);
     } else if (ASSIGNING_BUILTINS.has(prog)) {
-      for (const w of args.slice(1)) {
+      for (let i = 1; i < words.length; i++) {
+        const word = words[i] as Word;
+        // Declaration builtins take `NAME=value` as an assignment (no field splitting): `export B=$A`.
+        const w = assignValue(word, ctx.vars);
         const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=)([\s\S]*)$/.exec(w.value);
         if (m?.[1] === undefined) continue;
-        const known = !w.dynamic && !ctx.cond && m[2] === '=' && !(m[3] ?? '').startsWith('(');
+        const known = !w.dynamic && !ctx.cond && m[2] === '=' && !(m[3] ?? '').startsWith('(') && !hasBrace(word);
         ctx.vars.set(m[1], known ? (m[3] ?? '') : null);
       }
+    } else if (prog === 'shift' || prog === 'set') {
+      const pos = ctx.vars.positional();
+      const next = prog === 'set' ? setPositional(args, pos) : shiftPositional(args, pos);
+      if (next !== undefined) ctx.vars.setPositional(ctx.cond ? null : next);
     } else if (READING_BUILTINS.has(prog)) {
       for (const w of args.slice(1)) {
         const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.value);
@@ -240,6 +296,10 @@ export class Analyzer {
   }
 
   private redirStdin(redirs: Redir[], vars: Vars): Stdin | null {
+    return this.redirIn(redirs, vars, '% <');
+  }
+
+  private redirIn(redirs: Redir[], vars: Vars, fileLabel: string): Stdin | null {
     let stdin: Stdin | null = null;
     for (const r of redirs) {
       if (!readsStdin(r)) continue;
@@ -253,18 +313,76 @@ export class Analyzer {
       } else if (r.op === '<' && r.target !== null) {
         const ws = expandWord(r.target, vars, false);
         const path = ws[0];
-        stdin = ws.length === 1 && path !== undefined && !path.dynamic ? { kind: 'file', path, label: '% <' } : { kind: 'unknown', label: '% <' };
+        if (ws.length === 1 && path?.procSub !== undefined) {
+          // `sh < <(echo …)`: the process substitution's output.
+          stdin = this.outputStdin(this.scriptOutput(path.procSub, vars, 0), '% < <(…)');
+        } else {
+          stdin = ws.length === 1 && path !== undefined && !path.dynamic ? { kind: 'file', path, label: fileLabel } : { kind: 'unknown', label: fileLabel };
+        }
       }
     }
     return stdin;
   }
 
-  /** Output of the previous pipeline stage when it is plainly literal (echo, printf, cat <<EOF). */
-  private pipeStdin(prev: Command, vars: Vars): Stdin {
-    const unknown: Stdin = { kind: 'unknown', label: '| %' };
-    if (prev.type !== 'simple' || prev.words.length === 0) return unknown;
+  /** Output of the previous pipeline stage when it is plainly literal (echo, printf, cat <<EOF, { …; }). */
+  private pipeStdin(prev: Command, vars: Vars, prevIn: StdinThunk): Stdin {
+    return this.outputStdin(this.commandOutput(prev, vars, prevIn, 0), '| %');
+  }
+
+  private outputStdin(out: Output, label: string): Stdin {
+    if (out === null) return { kind: 'unknown', label };
+    if ('file' in out) return { kind: 'file', path: out.file, label };
+    return { kind: 'text', text: out.text, dynamic: out.dynamic, label };
+  }
+
+  /**
+   * What a list of commands writes to standard output, when every part is known: outputs joined
+   * in order. A part that is not known makes the whole run-time (dynamic) text, with the known
+   * parts kept (so what they plainly show is still analysed); nothing known at all: null.
+   */
+  private scriptOutput(s: Script, vars: Vars, level: number): Output {
+    let text = '';
+    let dynamic = false;
+    let known = 0;
+    let only: Output = null;
+    let parts = 0;
+    for (const item of s.items) {
+      for (const p of item.andOr.pipelines) {
+        const cmds = p.commands;
+        const last = cmds[cmds.length - 1];
+        // The last stage writes the pipeline's output; earlier stages feed it.
+        const prevIn: StdinThunk = cmds.length > 1 ? () => this.pipeStdin(cmds[cmds.length - 2] as Command, vars, NO_STDIN) : NO_STDIN;
+        const out = last === undefined || item.async ? null : this.commandOutput(last, vars, prevIn, level + 1);
+        parts++;
+        only = out;
+        if (out === null || 'file' in out) {
+          dynamic = true;
+          text += '\n';
+          continue;
+        }
+        known++;
+        text += out.text;
+        if (out.dynamic) dynamic = true;
+      }
+    }
+    if (parts === 1) return only;
+    return known === 0 && dynamic ? null : { text, dynamic };
+  }
+
+  private commandOutput(c: Command, vars: Vars, stdin: StdinThunk, level: number): Output {
+    if (level > 8) return null;
+    if (c.type === 'function') return { text: '', dynamic: false };
+    if (c.redirs.some((r) => (r.fd === '' || r.fd === '1') && STDOUT_AWAY.has(r.op) && !(r.op === '>&' && wordText(r.target ?? EMPTY_WORD).value === '1'))) {
+      return { text: '', dynamic: false };
+    }
+    if (c.type === 'compound') {
+      const body = c.bodies[0];
+      if ((c.kind !== 'group' && c.kind !== 'subshell') || body === undefined) return null;
+      return this.scriptOutput(body, c.kind === 'subshell' ? vars.child() : vars, level);
+    }
+    if (c.words.length === 0) return { text: '', dynamic: false };
     const words: ArgWord[] = [];
-    for (const w of prev.words) expandWordInto(w, vars, words);
+    for (const w of c.words) expandWordInto(w, vars, words);
     // Through wrappers: `timeout 5 echo 'git push' | sh` pipes what echo prints.
     const args = this.innermost(words);
     const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
@@ -282,17 +400,30 @@ export class Analyzer {
       }
       let text = args.slice(i).map((a) => a.value).join(' ');
       if (escapes) text = decodeEchoEscapes(text);
-      return { kind: 'text', text: newline ? text + '\n' : text, dynamic, label: '| %' };
+      return { text: newline ? text + '\n' : text, dynamic };
     }
-    if (prog === 'printf' && args.length >= 2 && args[1]?.value !== '-v') {
-      const text = simplePrintf(args[1]?.value ?? '', args.slice(2).map((a) => a.value));
-      return text === null ? unknown : { kind: 'text', text, dynamic, label: '| %' };
+    if (prog === 'printf' && args.length >= 2) {
+      if (args[1]?.value === '-v') return { text: '', dynamic: false };
+      const from = args[1]?.value === '--' ? 2 : 1;
+      if (from >= args.length) return null;
+      const text = simplePrintf(args[from]?.value ?? '', args.slice(from + 1).map((a) => a.value));
+      return text === null ? null : { text, dynamic };
     }
-    if (prog === 'cat' && args.length === 1) {
-      const s = this.redirStdin(prev.redirs, vars);
-      if (s?.kind === 'text') return { ...s, label: '| %' };
+    if (prog === 'cat' || prog === 'tee') {
+      // `tee FILE…` passes its input on (and writes it to the files).
+      const files = prog === 'tee' ? [] : args.slice(1);
+      if (files.length === 0 || (files.length === 1 && files[0]?.value === '-')) {
+        const s = this.redirStdin(c.redirs, vars) ?? stdin();
+        if (s === null || s.kind === 'unknown') return null;
+        return s.kind === 'file' ? { file: s.path } : { text: s.text, dynamic: s.dynamic };
+      }
+      const f = files[0];
+      const readable = this.opts.readScript !== undefined;
+      if (readable && files.length === 1 && f !== undefined && !f.dynamic && !f.glob && !f.value.startsWith('-')) return { file: f };
+      return null;
     }
-    return unknown;
+    if (prog === 'true' || prog === ':') return { text: '', dynamic: false };
+    return null;
   }
 
   /** The command a chain of wrappers runs (`nice timeout 5 echo x` → `echo x`), read with the program data. */
@@ -340,7 +471,10 @@ export class Analyzer {
       const w0 = args[0];
       if (w0 === undefined) return;
       if (w0.dynamic || w0.glob) {
-        this.out.push(toCommand(w0.value, args, via, true));
+        const cmd = toCommand(w0.value, args, via, true);
+        // A program word known only at run time is text known only at run time (`$X`, `"$@"`).
+        if (w0.dynamic) cmd.unseen = 'runtime';
+        this.out.push(cmd);
         return;
       }
       let prog = basename(w0.value);
@@ -356,7 +490,7 @@ export class Analyzer {
       }
       if (data === undefined || !mayRun(data.grammar, args)) {
         this.out.push(toCommand(prog, args, via, false));
-        if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx);
+        if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx, args.slice(1));
         return;
       }
       const r = readWords(args, data.grammar, prog, 'runs');
@@ -365,6 +499,21 @@ export class Analyzer {
         return;
       }
       const only = r.runs.length === 1 && !r.self ? r.runs[0] : undefined;
+      if (only?.kind === 'command' && only.input !== undefined) {
+        // Input known on the line (`echo … | xargs …`): the commands it makes (xargs-input.ts).
+        const items = xargsItems(stdin(), only.input.replace !== null);
+        const made = items === null ? null : xargsCommands(only.input.argv, only.input.replace, items);
+        if (made !== null && only.input.replace !== null) {
+          for (const m of made) this.unwrap(m, [...via, only.label], NO_STDIN, ctx);
+          return;
+        }
+        if (made?.[0] !== undefined) {
+          via = [...via, only.label];
+          args = made[0];
+          stdin = NO_STDIN;
+          continue;
+        }
+      }
       if (only?.kind === 'command') {
         via = [...via, only.label];
         args = only.argv;
@@ -386,14 +535,16 @@ export class Analyzer {
         this.unwrap(run.argv, [...via, run.label], run.stdin ? stdin : NO_STDIN, ctx, walk);
         return;
       case 'shell':
-        // run.args: the words after the text ($0, $1, …), for positional parameters.
-        this.nestedScript(run.text, run.label, via, ctx);
+        // The words after the text are its $0, $1, … (`bash -c TEXT _ a`); its commands read the
+        // program's standard input (`npx -c sh <<EOF … EOF`).
+        this.nestedScript(run.text, run.label, via, ctx, run.args, stdin());
         return;
       case 'script':
-        this.file(run.path, run.label, false, via, ctx);
+        this.file(run.path, run.label, false, via, ctx, run.args);
         return;
       case 'stdin_script':
-        this.stdinScript(prog, via, stdin(), ctx);
+        // `bash -s a b`: $0 is the shell's name, then the operands.
+        this.stdinScript(prog, via, stdin(), ctx, run.args.length > 0 ? [literalArg(prog, run.args[0]?.start), ...run.args] : undefined);
         return;
       case 'code':
         this.inlineCode(run.code.value, run.code.dynamic, run.language, run.label, via, ctx, run.code.start);
@@ -406,13 +557,13 @@ export class Analyzer {
     }
   }
 
-  /** A shell reading its script from standard input. */
-  private stdinScript(prog: string, via: readonly string[], s: Stdin | null, ctx: Ctx): void {
+  /** A shell reading its script from standard input (`positional`: its `$0 $1 …`). */
+  private stdinScript(prog: string, via: readonly string[], s: Stdin | null, ctx: Ctx, positional?: readonly ArgWord[]): void {
     if (s === null) return;
     const label = s.label.replace('%', prog);
-    if (s.kind === 'text') this.nestedScript({ value: s.text, dynamic: s.dynamic, glob: false, start: 0 }, label, via, ctx);
-    else if (s.kind === 'file') this.file(s.path, label, false, via, ctx);
-    else this.out.push({ argv: [prog], dynamic: [0], opaque: true, via: [...via, label] });
+    if (s.kind === 'text') this.nestedScript({ value: s.text, dynamic: s.dynamic, glob: false, start: 0 }, label, via, ctx, positional);
+    else if (s.kind === 'file') this.file(s.path, label, false, via, ctx, positional?.slice(1));
+    else this.out.push({ argv: [prog], dynamic: [0], opaque: true, via: [...via, label], unseen: 'runtime' });
   }
 
   /** Code given to an interpreter: the commands it plainly runs (interpreters.ts). */
@@ -429,19 +580,36 @@ export class Analyzer {
     }
   }
 
-  nestedScript(text: ArgWord, label: string, via: readonly string[], ctx: Ctx): void {
+  /**
+   * Script text a shell, `eval` or `source` runs. `positional`: the words after it
+   * (`bash -c TEXT $0 $1 …`); undefined: not known. `stdin`: what its commands read (the
+   * running program's own standard input: `npx -c sh <<EOF … EOF`).
+   */
+  nestedScript(textIn: ArgWord, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[], stdin: Stdin | null = null): void {
+    let text = textIn;
+    if (text.cmdSub !== undefined) {
+      // `eval "$(printf …)"`, `bash -c "$(echo …)"`: the substitution's output, when literal.
+      const out = this.scriptOutput(text.cmdSub, ctx.vars, 0);
+      if (out !== null && !('file' in out) && !out.dynamic) text = { value: out.text.replace(/\n+$/, ''), dynamic: false, glob: false, start: text.start };
+    }
     const nestedVia = [...via, label];
     const depth = ctx.depth + 1;
     if (depth > this.opts.maxDepth) {
       throw new ShellParseError('too_deep', `scripts nested deeper than ${this.opts.maxDepth} levels`, text.start);
     }
-    const vars = label === 'eval' ? ctx.vars : inheritCwd(ctx.vars);
+    const vars = label === 'eval' ? ctx.vars : ctx.vars.env(positional === undefined ? null : positionalOf(positional));
     if (!text.dynamic) {
-      this.analyzeText(text.value, text.start, depth, nestedVia, vars, null);
+      this.analyzeText(text.value, text.start, depth, nestedVia, vars, stdin);
       return;
     }
-    // Run-time script text: what runs cannot be known; report it, then what the visible text shows.
-    const whole: ShellCommand = { argv: [text.value.replace(/\n+$/, '')], dynamic: [0], opaque: true, via: nestedVia };
+    // Run-time script text: what runs cannot be known; report it, with the arguments handed to
+    // it (`bash -c "$X" _ push -f`: `$1 …`), then what the visible text shows.
+    const shown = text.value.replace(/\n+$/, '');
+    const whole: ShellCommand = { argv: [shown], dynamic: [0], opaque: true, via: nestedVia, unseen: 'runtime' };
+    positional?.forEach((w) => {
+      whole.argv.push(w.value);
+      if (w.dynamic) whole.dynamic.push(whole.argv.length - 1);
+    });
     this.out.push(whole);
     const mark = this.out.length;
     try {
@@ -451,24 +619,57 @@ export class Analyzer {
       this.out.length = mark;
     }
     // `eval "$x"` shows `$x` again: keep one.
-    const key = JSON.stringify(whole);
-    for (let i = this.out.length - 1; i >= mark; i--) if (JSON.stringify(this.out[i]) === key) this.out.splice(i, 1);
+    for (let i = this.out.length - 1; i >= mark; i--) {
+      const c = this.out[i] as ShellCommand;
+      if (c.opaque && c.argv.length === 1 && c.argv[0] === shown && sameVia(c.via, nestedVia)) this.out.splice(i, 1);
+    }
   }
 
-  file(path: ArgWord, label: string, requireShebang: boolean, via: readonly string[], ctx: Ctx): void {
-    const read = this.opts.readScript;
-    if (read === undefined || path.dynamic || path.glob) return;
+  /**
+   * A script file a shell runs (`bash FILE`, `source FILE`, `./x.sh` with
+   * `requireShebang`). One that cannot be read is an opaque command marked `unseen`.
+   */
+  file(path: ArgWord, label: string, requireShebang: boolean, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[]): void {
     const nestedVia = [...via, label];
+    if (path.procSub !== undefined) {
+      // `source <(…)`, `bash <(…)`: the script is the substitution's output.
+      const out = this.scriptOutput(path.procSub, ctx.vars, 0);
+      if (out !== null && 'file' in out) this.file(out.file, label, false, via, ctx, positional);
+      else if (out === null) this.out.push(unseenCommand(path.value, nestedVia, 'runtime'));
+      else {
+        const text = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start };
+        this.nestedScript(text, label, via, ctx, positional === undefined ? undefined : [path, ...positional]);
+      }
+      return;
+    }
+    const read = this.opts.readScript;
+    if (path.dynamic || path.glob) {
+      // `bash "$f"`: a script known only at run time (a program named so is already opaque).
+      if (!requireShebang && read !== undefined) this.out.push(unseenCommand(path.value, nestedVia, 'runtime'));
+      return;
+    }
+    // Written earlier on this line (`echo … > x.sh; bash x.sh`), or named by an earlier command
+    // (`curl -o x.sh`, `cp a x.sh`): what runs may not be what is on disk now.
+    const key = samePath(path.value);
+    const rewritten =
+      this.written.some((w) => samePath(wordText(w).value) === key) || this.out.some((c) => c.argv.some((a, i) => i > 0 && samePath(a) === key));
+    if (rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+    if (read === undefined) return;
     if (this.scriptsRead >= this.opts.maxScripts) {
-      this.out.push({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
+      if (!rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
       return;
     }
     this.scriptsRead++;
     const text = read(path.value);
-    if (text === null) return;
-    if (requireShebang && !SHEBANG_SHELL.test(text)) return;
+    if (text === null) {
+      // Missing, too large, a FIFO or device. Run directly, a missing file runs nothing.
+      if (!requireShebang && !rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+      return;
+    }
+    // Run directly: a shell shebang, or no `#!` at all (bash runs a non-binary file as a script).
+    if (requireShebang && !(SHEBANG_SHELL.test(text) || (!text.startsWith('#!') && !looksBinary(text)))) return;
     if (utf8Length(text) > this.opts.maxBytes) {
-      this.out.push({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
+      if (!rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
       return;
     }
     const depth = ctx.depth + 1;
@@ -477,7 +678,8 @@ export class Analyzer {
     }
     const mark = this.out.length;
     try {
-      this.analyzeText(text, 0, depth, nestedVia, inheritCwd(ctx.vars), null);
+      const pos = positional === undefined ? null : positionalOf([path, ...positional]);
+      this.analyzeText(text, 0, depth, nestedVia, ctx.vars.env(pos), null);
     } catch (e) {
       if (!(e instanceof ShellParseError)) throw e;
       if (e.code === 'too_deep' || e.code === 'too_large') {
@@ -491,6 +693,53 @@ export class Analyzer {
 }
 
 const argValue = (a: ArgWord): string => a.value;
+
+const sameVia = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+const EMPTY_WORD: Word = { parts: [], start: 0, end: 0 };
+
+/**
+ * `$0 $1 …` from the words after a script (a run-time or glob word: that parameter is unknown);
+ * none given: `$0` is unknown (the shell's name), no other parameter.
+ */
+function positionalOf(words: readonly ArgWord[]): Array<string | null> {
+  return words.length === 0 ? [null] : words.map((w) => (w.dynamic || w.glob ? null : w.value));
+}
+
+function unseenCommand(what: string, via: readonly string[], why: 'runtime' | 'unreadable'): ShellCommand {
+  return { argv: [what], dynamic: why === 'runtime' ? [0] : [], opaque: true, via: via.slice(), unseen: why };
+}
+
+/** An unquoted `{` (brace expansion may apply). */
+function hasBrace(w: Word): boolean {
+  return w.parts.some((p) => p.type === 'lit' && !p.quoted && p.text.includes('{'));
+}
+
+type Positional = ReadonlyArray<string | null> | null;
+
+/**
+ * The positional parameters after `set …`: `set -- a b`, `set a b`, `set -e x` replace them
+ * (`$0` stays); `set -e`, `set -o x` leave them (undefined). A run-time option word: unknown.
+ */
+function setPositional(args: ArgWord[], pos: Positional): Positional | undefined {
+  for (let i = 1; i < args.length; i++) {
+    const w = args[i] as ArgWord;
+    if (w.dynamic) return null;
+    if (w.value === '--' || w.value === '-') return [pos?.[0] ?? null, ...positionalOf(args.slice(i + 1))];
+    if (!/^[-+]/.test(w.value)) return [pos?.[0] ?? null, ...positionalOf(args.slice(i))];
+    // `-o NAME`, also bundled (`set -euo pipefail`): the next word is the option's name.
+    if (w.value.includes('o')) i++;
+  }
+  return undefined;
+}
+
+/** `shift [N]`: the known parameters moved, or unknown. */
+function shiftPositional(args: ArgWord[], pos: Positional): Positional {
+  const n = args.length === 1 ? 1 : args.length === 2 && /^[0-9]+$/.test(args[1]?.value ?? '') && args[1]?.dynamic === false ? Number(args[1]?.value) : -1;
+  if (pos === null || n < 0) return null;
+  // bash leaves them unchanged when N is larger than their count.
+  return n > pos.length - 1 ? pos : [pos[0] ?? null, ...pos.slice(1 + n)];
+}
 
 /** A redirection redirStdin looks at: `<`, `<<<` or a here-document on fd 0. */
 const readsStdin = (r: Redir): boolean => (r.fd === '' || r.fd === '0') && (r.heredoc !== null || r.op === '<<<' || r.op === '<');
@@ -544,14 +793,6 @@ function withCwd(cmd: ShellCommand, vars: Vars): ShellCommand {
     if (cwd !== undefined) cmd.cwd = cwd;
   }
   return cmd;
-}
-
-/** A nested shell starts in its parent's directory, with no variables of its own. */
-function inheritCwd(vars: Vars): Vars {
-  const out = new Vars();
-  const v = vars.get(CWD);
-  if (v !== undefined) out.set(CWD, v);
-  return out;
 }
 
 /** A path that does not depend on the directory it is read in: `/x`, `~`, `~/x`, `$HOME/x`. */

@@ -17,8 +17,9 @@ export interface ShellAnalyzeOptions extends Partial<ShellLimits> {
   maxScripts?: number;
   /**
    * Reads a local script named on the command line (path as written, relative to the command's
-   * working directory). Return null when it is missing, not a regular file, or too large.
-   * Without it, script files are not analysed.
+   * working directory). Return null when it is missing, not a regular file, or too large: a
+   * script a shell runs is then an opaque command marked `unseen: 'unreadable'`. Without it,
+   * script files are not analysed (only one written earlier on the line is marked unseen).
    */
   readScript?: (path: string) => string | null;
   /**

@@ -17,6 +17,13 @@ export interface ShellCommand {
   /** Wrappers this command was found through, outermost first: `sudo`, `bash -c`, `eval`, `$(…)`. */
   via: string[];
   /**
+   * Set on the opaque command that stands for a script a shell (or `eval`, `source`) runs but
+   * analysis cannot see: `runtime` = its text is known only at run time (`bash -c "$x"`,
+   * `eval "$(cmd)"`, `curl … | sh`); `unreadable` = a script file that could not be read (missing,
+   * too large, not a regular file, or written earlier on the same line). Absent otherwise.
+   */
+  unseen?: 'runtime' | 'unreadable';
+  /**
    * Files the command's redirections name: `> f`, `>> f`, `>| f`, `&> f`, `>& f` write, `< f`
    * reads, `<> f` both. A redirection with no command (`> f`, `{ …; } > f`) is reported as a
    * command with an empty argv. Absent when there are none.

@@ -3,7 +3,7 @@
  * substitution, then the static value. A part that is only known at run time keeps its source
  * text and makes the word dynamic.
  */
-import type { DynPart, Part, Word } from './ast.ts';
+import type { DynPart, Part, Script, Word } from './ast.ts';
 import { ShellParseError } from './types.ts';
 
 /** One argv word as the unwrap layer sees it. */
@@ -18,16 +18,28 @@ export interface ArgWord {
   start: number;
   /** The word starts with a quoted `~` (`'~/x'`, `\\~`): bash does not expand it. */
   qtilde?: true;
+  /** The word is exactly one `<(…)`: the commands whose output the word names (a /dev/fd path). */
+  procSub?: Script;
+  /** The word is exactly one quoted `"$(…)"`: the commands whose output (less trailing newlines) it is. */
+  cmdSub?: Script;
 }
 
 /**
  * Variables assigned earlier on the same line: a literal value, or null when assigned something
  * not known statically. A child scope (subshell, pipeline stage) sees its parent's variables and
- * keeps its own assignments to itself.
+ * keeps its own assignments to itself. Also the positional parameters when they are known
+ * (`bash -c '…' _ a b`).
  */
 export class Vars {
   private own: Map<string, string | null> | null = null;
-  constructor(private readonly parent: Vars | null = null) {}
+  /** `$0 $1 …` (an entry null: unknown); null: unknown (the line's own shell); undefined: the parent's. */
+  private pos: ReadonlyArray<string | null> | null | undefined;
+  constructor(
+    private readonly parent: Vars | null = null,
+    positional?: ReadonlyArray<string | null> | null,
+  ) {
+    this.pos = positional === undefined && parent === null ? null : positional;
+  }
 
   /** The value; null = assigned but unknown; undefined = never assigned on this line. */
   get(name: string): string | null | undefined {
@@ -45,6 +57,111 @@ export class Vars {
   child(): Vars {
     return new Vars(this);
   }
+
+  /** `$0 $1 …`, or null when not known. */
+  positional(): ReadonlyArray<string | null> | null {
+    for (let s: Vars | null = this; s !== null; s = s.parent) if (s.pos !== undefined) return s.pos;
+    return null;
+  }
+
+  /** `set -- …`, `shift`, a function body: null makes them unknown in this scope. */
+  setPositional(p: ReadonlyArray<string | null> | null): void {
+    this.pos = p;
+  }
+
+  /**
+   * What a child process (a nested shell) may see: every variable assigned on this line. An
+   * exported one is passed with its value; so is any other whose name the environment already
+   * exported (`HOME=…; bash -c '$HOME'`), which the line cannot rule out; otherwise the child
+   * sees it unset, which runs less. So the assigned value stands (never fewer commands than run).
+   */
+  env(positional: ReadonlyArray<string | null> | null = null): Vars {
+    const out = new Vars(null, positional);
+    for (let s: Vars | null = this; s !== null; s = s.parent) {
+      if (s.own === null) continue;
+      for (const [name, v] of s.own) if (out.own?.has(name) !== true) out.set(name, v);
+    }
+    return out;
+  }
+}
+
+/** `$0`…`$9`, `${10}`, `$@`, `$*`, `$#` → the parameter's name (`1`, `@`, …); null for anything else. */
+export function positionalName(p: DynPart): string | null {
+  if (p.kind !== 'param' || p.name !== undefined) return null;
+  const m = /^\$(?:([0-9@*#])|\{([0-9]+|[@*#])\})$/.exec(p.src);
+  return m === null ? null : (m[1] ?? m[2] ?? null);
+}
+
+/** A positional parameter's value when known (`$@` / `$*` joined by spaces); undefined otherwise. */
+function positionalValue(name: string, vars: Vars | null): string | undefined {
+  const pos = vars?.positional();
+  if (pos === null || pos === undefined) return undefined;
+  if (name === '#') return String(Math.max(0, pos.length - 1));
+  if (name === '@' || name === '*') {
+    const rest = pos.slice(1);
+    if (rest.some((x) => x === null)) return undefined;
+    return rest.join(' ');
+  }
+  const v = pos[Number(name)];
+  return v === null ? undefined : (v ?? '');
+}
+
+/**
+ * The value of an assignment's word (`B=$A`, `export B="$A"`): known variables substituted, no
+ * field splitting, no brace expansion or globbing (as in bash).
+ */
+export function assignValue(w: Word, vars: Vars): { value: string; dynamic: boolean } {
+  let value = '';
+  let dynamic = false;
+  let copied = 0;
+  for (const p of w.parts) {
+    if (p.type === 'lit') {
+      value += p.text;
+      continue;
+    }
+    const known = knownParam(p, vars);
+    if (known !== undefined) {
+      value += known;
+      copied += known.length;
+    } else {
+      value += p.src;
+      dynamic = true;
+    }
+  }
+  checkValue(copied, w.start);
+  return { value, dynamic };
+}
+
+/**
+ * Copies can double a value per assignment (`x=$x$x`), and `"$@"` can repeat every argument:
+ * what the line builds that way is bounded, and past the bound analysis fails closed (as bash
+ * would run it, nothing can be left out).
+ */
+export const MAX_VALUE_CHARS = 16 * 1024;
+/** Words one command's expansions may make from variables and positional parameters. */
+export const MAX_EXPANDED_WORDS = 4096;
+
+/** `copied`: characters a word took from variables and parameters. */
+function checkValue(copied: number, at: number): void {
+  if (copied > MAX_VALUE_CHARS) {
+    throw new ShellParseError('too_large', `a value built from variables is longer than ${MAX_VALUE_CHARS} characters`, at);
+  }
+}
+
+function checkWords(count: number, at: number): void {
+  if (count > MAX_EXPANDED_WORDS) {
+    throw new ShellParseError('too_large', `variables and parameters expand to more than ${MAX_EXPANDED_WORDS} words in one command`, at);
+  }
+}
+
+/** A plain `$NAME` or positional parameter with a known value. */
+function knownParam(p: DynPart, vars: Vars | null): string | undefined {
+  if (p.name !== undefined) {
+    const v = vars?.get(p.name);
+    return typeof v === 'string' ? v : undefined;
+  }
+  const pn = positionalName(p);
+  return pn === null ? undefined : positionalValue(pn, vars);
 }
 
 /** Upper bound on the words one brace expansion may produce. */
@@ -97,17 +214,40 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
   }
   // With IFS assigned on the line, unquoted expansions split differently: leave them run-time.
   const ifsChanged = vars !== null && vars.get('IFS') !== undefined;
-  // A lone unquoted known variable splits on blanks: `x="git push"; $x` → two words.
-  const only = parts.length === 1 ? parts[0] : undefined;
-  if (only?.type === 'dyn' && !only.quoted && only.name !== undefined && vars !== null && !ifsChanged) {
-    const v = vars.get(only.name);
-    if (typeof v === 'string') {
-      for (const s of v.split(/[ \t\n]+/)) if (s !== '') out.push({ value: s, dynamic: false, glob: hasGlob(s), start });
+  const only = parts.length === 1 ? parts[0] : loneExpansion(parts);
+  if (only?.type === 'dyn') {
+    if (only.kind === 'procsub' && only.src.startsWith('<(') && only.subs.length === 1 && only.subs[0] !== undefined) {
+      out.push({ value: only.src, dynamic: true, glob: false, start, procSub: only.subs[0].body });
       return;
+    }
+    if (only.kind === 'cmdsub' && only.quoted && only.subs.length === 1 && only.subs[0] !== undefined) {
+      out.push({ value: only.src, dynamic: true, glob: false, start, cmdSub: only.subs[0].body });
+      return;
+    }
+    // `"$@"` → one word per parameter; unquoted `$@`/`$*` → each split on blanks.
+    const pn = positionalName(only);
+    const pos = pn === '@' || pn === '*' ? vars?.positional() : null;
+    if (pos !== null && pos !== undefined && !pos.slice(1).some((x) => x === null) && !(ifsChanged && !only.quoted)) {
+      const rest = pos.slice(1) as string[];
+      checkWords(out.length + rest.length, start);
+      if (only.quoted && pn === '@') for (const s of rest) out.push({ value: s, dynamic: false, glob: false, start });
+      else if (only.quoted) out.push({ value: rest.join(' '), dynamic: false, glob: false, start });
+      else for (const a of rest) for (const s of a.split(/[ \t\n]+/)) if (s !== '') out.push({ value: s, dynamic: false, glob: hasGlob(s), start });
+      return;
+    }
+    // A lone unquoted known variable splits on blanks: `x="git push"; $x` → two words.
+    if (!only.quoted && !ifsChanged) {
+      const v = knownParam(only, vars);
+      if (typeof v === 'string') {
+        for (const s of v.split(/[ \t\n]+/)) if (s !== '') out.push({ value: s, dynamic: false, glob: hasGlob(s), start });
+        checkWords(out.length, start);
+        return;
+      }
     }
   }
   let value = '';
   let dynamic = false;
+  let copied = 0;
   // hasGlob over the unquoted pieces only (quoted text and run-time parts cannot glob),
   // without building that text.
   let g = 0;
@@ -117,18 +257,32 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
       if (!p.quoted && g < 2) g = globState(p.text, g);
       continue;
     }
-    const known = p.name !== undefined && vars !== null && (p.quoted || !ifsChanged) ? vars.get(p.name) : undefined;
+    const known = p.quoted || !ifsChanged ? knownParam(p, vars) : undefined;
     if (typeof known === 'string' && (p.quoted || !/[ \t\n]/.test(known))) {
       value += known;
+      copied += known.length;
       if (!p.quoted && g < 2) g = globState(known, g);
       continue;
     }
     value += p.src;
     dynamic = true;
   }
+  if (copied > 0) checkValue(copied, start);
   const w: ArgWord = { value, dynamic, glob: g === 2, start };
   if (p0?.type === 'lit' && p0.quoted && p0.text.startsWith('~')) w.qtilde = true;
   out.push(w);
+}
+
+/** `"$@"` is parsed with empty quoted text around the expansion: the expansion alone, if so. */
+function loneExpansion(parts: Part[]): DynPart | undefined {
+  let found: DynPart | undefined;
+  for (const p of parts) {
+    if (p.type === 'lit') {
+      if (p.text !== '') return undefined;
+    } else if (found !== undefined) return undefined;
+    else found = p;
+  }
+  return found?.quoted === true ? found : undefined;
 }
 
 /** Unquoted `*`, `?`, or `[` with a later `]`. */

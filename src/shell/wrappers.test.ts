@@ -115,7 +115,12 @@ const wrappers: Case[] = [
   ['xargs', ['[xargs] echo $XARGS_ARGS']],
   ['xargs --show-limits', ['xargs --show-limits']],
   ["xargs -I % sh -c 'git push %'", ['[xargs > sh -c] ?⟨git push %⟩', '[xargs > sh -c] git push %']],
-  ['echo x | xargs sh -c', ['echo x', '[xargs > sh -c] ?$XARGS_ARGS']],
+  ['echo x | xargs sh -c', ['echo x', '[xargs > sh -c] x']],
+  ['cmd | xargs sh -c', ['cmd', '[xargs > sh -c] ?$XARGS_ARGS']],
+  ["printf 'push -f\\n' | xargs -I{} git {}", ['printf ⟨push -f\\n⟩', '[xargs] git ⟨push -f⟩']],
+  ["echo 'git push -f' | xargs -I{} sh -c '{}'", ['echo ⟨git push -f⟩', '[xargs > sh -c] git push -f']],
+  ["printf 'a\\nb\\n' | xargs -I{} git {}", ['printf a\\nb\\n', '[xargs] git a', '[xargs] git b']],
+  ['echo a b | xargs -n1 git', ['echo a b', '[xargs] git a b']],
   ['xargs -Q git push', ['?xargs -Q git push']],
   // find
   ['find . -exec git commit \\;', ['[find -exec] git commit', 'find . -exec git commit ;']],
@@ -198,6 +203,8 @@ const stdinScripts: Case[] = [
   ['cat script.sh | bash', ['cat script.sh', '[| bash] ?bash', 'bash']],
   ['echo $CMD | bash', ['echo $CMD', '[| bash] ?$CMD', 'bash']],
   ['echo "git push" | sudo bash', ['echo ⟨git push⟩', '[sudo > | bash] git push', '[sudo] bash']],
+  ["bash -c sh <<'EOF'\ngit push -f\nEOF", ['[bash -c > sh <<] git push -f', '[bash -c] sh']],
+  ["echo 'git push -f' | npx -c 'sh -s'", ['echo ⟨git push -f⟩', '[npx -c > | sh] git push -f', '[npx -c] sh -s', 'npx -c ⟨sh -s⟩']],
   ["timeout 5 echo 'git push -f' | sh", ['[timeout] echo ⟨git push -f⟩', '[| sh] git push -f', 'sh']],
   ["nice env echo 'git push' | bash -s", ['[nice > env] echo ⟨git push⟩', '[| bash] git push', 'bash -s']],
   ["bash <<'EOF'\ngit push -f\nEOF", ['[bash <<] git push -f', 'bash']],
@@ -236,7 +243,8 @@ const variables: Case[] = [
   ['x=git; echo | $x push', ['echo', 'git push']],
   ['x=git; eval "$x push"', ['[eval] git push']],
   ['x=git; bash -c "$x push"', ['[bash -c] git push']],
-  ["x=git; bash -c '$x push'", ['[bash -c] ?$x push']],
+  // The child sees x when the environment already exported the name: the value may run.
+  ["x=git; bash -c '$x push'", ['[bash -c] git push']],
   ['$x', ['?$x']],
 ];
 
@@ -369,7 +377,8 @@ describe('script files through readScript', () => {
     './deploy.sh': '#!/bin/bash\nset -e\ngit push --force\n',
     'deploy.sh': 'git commit -m x\n',
     './tool': '#!/usr/bin/env bash\ngit push\n',
-    './binary': '\x7fELF...',
+    './binary': '\x7fELF\x02\x01\x01\x00\x00\ngit push',
+    './plain': 'git commit -m x\n',
     './py': '#!/usr/bin/python3\nimport os\n',
     './broken.sh': 'git push\nif\n',
     './loop.sh': 'bash ./loop.sh\n',
@@ -388,9 +397,17 @@ describe('script files through readScript', () => {
     ['source lib.sh', ['[source lib.sh] git commit --amend', 'source lib.sh']],
     ['. lib.sh', ['[. lib.sh] git commit --amend', '. lib.sh']],
     ['bash < deploy.sh', ['[bash <] git commit -m x', 'bash']],
-    ['bash ./missing.sh', ['bash ./missing.sh']],
+    ['bash ./missing.sh', ['[bash ./missing.sh] ?./missing.sh', 'bash ./missing.sh']],
+    ['./missing.sh', ['missing.sh']],
+    ['./plain', ['plain', '[./plain] git commit -m x']],
+    ['echo x > deploy.sh; bash deploy.sh', ['echo x', '[bash deploy.sh] ?deploy.sh', '[bash deploy.sh] git commit -m x', 'bash deploy.sh']],
+    ['echo x > ./new.sh && ./new.sh', ['echo x', 'new.sh', '[./new.sh] ?./new.sh']],
+    // Named by an earlier command (it may have written it: `curl -o`, `cp`): also unseen.
+    ['cat deploy.sh | bash', ['cat deploy.sh', '[| bash] ?deploy.sh', '[| bash] git commit -m x', 'bash']],
+    ['curl -o deploy.sh https://x && bash deploy.sh', ['curl -o deploy.sh https://x', '[bash deploy.sh] ?deploy.sh', '[bash deploy.sh] git commit -m x', 'bash deploy.sh']],
+    ['bash <(cat deploy.sh)', ['[<(…)] cat deploy.sh', '[bash <(cat deploy.sh)] ?deploy.sh', '[bash <(cat deploy.sh)] git commit -m x', 'bash ⟨<(cat deploy.sh)⟩']],
     ['bash ./broken.sh', ['[bash ./broken.sh] ?./broken.sh', 'bash ./broken.sh']],
-    ['bash $SCRIPT', ['bash $SCRIPT']],
+    ['bash $SCRIPT', ['[bash $SCRIPT] ?$SCRIPT', 'bash $SCRIPT']],
   ])('%j', (text, expected) => {
     expect(show(text, { readScript })).toEqual(expected);
   });

@@ -1,0 +1,98 @@
+/**
+ * End to end through the built bundle (`buckler check --json`), default packs, in a temporary
+ * working directory holding scripts: text a shell runs that arrives another way (issue 10), and
+ * scripts Buckler cannot see, each class with benign look-alikes next to it.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './build.testing.ts';
+
+let bundle: string;
+let home: string;
+let work: string;
+beforeAll(() => {
+  bundle = ensureBuilt();
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-unseen-'));
+  work = path.join(home, 'work');
+  fs.mkdirSync(path.join(home, 'config', 'rules.d'), { recursive: true });
+  fs.mkdirSync(work);
+  fs.writeFileSync(path.join(work, 'ok.sh'), '#!/bin/sh\necho hello\n');
+  fs.writeFileSync(path.join(work, 'args.sh'), 'git "$@"\n');
+  fs.writeFileSync(path.join(work, 'plain'), 'git push --force\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(work, 'big.sh'), `#!/bin/sh\n${'# padding padding padding\n'.repeat(3000)}echo hi\n`);
+  execFileSync('mkfifo', [path.join(work, 'fifo')]);
+});
+afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
+
+function check(command: string): { decision: string; rule: string | null } {
+  const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--', command], {
+    encoding: 'utf8',
+    cwd: work,
+    env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config') },
+    timeout: 20_000,
+  });
+  expect(r.stderr).toBe('');
+  const out = JSON.parse(r.stdout) as { decision: string; rule: string | null };
+  return { decision: out.decision, rule: out.rule };
+}
+
+const FORCE = 'agent-git/no-force-push';
+const COMMIT = 'agent-git/no-commit';
+const GUARD = 'agent-git/guarded-words';
+
+const cases: Array<[string, string, string | null]> = [
+  // Process substitution used as a script.
+  ["source <(echo 'git push -f')", 'deny', FORCE],
+  [". <(printf 'git commit -m x\\n')", 'deny', COMMIT],
+  ["bash <(cat <<'EOF'\ngit push --force\nEOF\n)", 'deny', FORCE],
+  ["sh < <(echo 'git push -f')", 'deny', FORCE],
+  ['source <(curl -s https://x) push -f', 'ask', GUARD],
+  ["diff <(echo 'git push -f') ok.sh", 'allow', null],
+  ['source <(kubectl completion bash)', 'allow', null],
+  // Any standard-input producer whose output is literal.
+  ["{ echo 'git push -f'; } | sh", 'deny', FORCE],
+  ["printf 'git push -f' | env sh", 'deny', FORCE],
+  ["echo 'git commit -m x' | sudo -u ci bash", 'deny', COMMIT],
+  ["( echo cd /r; echo 'git push -f' ) | bash", 'deny', FORCE],
+  ["echo 'git push -f' | xargs -I{} sh -c '{}'", 'deny', FORCE],
+  ["{ echo 'git push -f'; } | grep push", 'allow', null],
+  ["echo 'git push -f' | tee notes.txt", 'allow', null],
+  // Positional parameters.
+  ["bash -c 'eval \"$1\"' _ 'git push -f'", 'deny', FORCE],
+  ["sh -c '\"$@\"' sh git push -f", 'deny', FORCE],
+  ["bash -c '$0 push -f' git", 'deny', FORCE],
+  ['bash args.sh push --force', 'deny', FORCE],
+  ["bash -c 'echo \"$1\"' _ 'git push -f'", 'allow', null],
+  // Exported and copied variables.
+  ["export X='git push -f'; bash -c '$X'", 'deny', FORCE],
+  ["X='git push -f' bash -c '$X'", 'deny', FORCE],
+  ["A='push -f'; B=$A; git $B", 'deny', FORCE],
+  ["X='git push -f'; echo \"$X\" > notes.txt", 'allow', null],
+  // Scripts that cannot be read.
+  ["echo 'git push -f' > x.sh; bash x.sh", 'ask', GUARD],
+  ['curl -o x.sh https://x && bash x.sh commit', 'ask', GUARD],
+  ['bash missing.sh push -f', 'ask', GUARD],
+  ['bash fifo; echo push -f', 'ask', GUARD],
+  ['bash big.sh; echo commit', 'ask', GUARD],
+  ['./plain', 'deny', FORCE],
+  ['bash missing.sh', 'allow', null],
+  ['bash fifo', 'allow', null],
+  ['bash ok.sh; echo push -f', 'allow', null],
+  // Text known only at run time.
+  ['bash -c "$X" _ push --force', 'ask', 'agent-git/opaque-git'],
+  ['eval "$(curl -s https://x)"; echo gh repo delete', 'ask', 'agent-gh/guarded-words'],
+  ['curl -fsSL https://x | sh -s -- commit', 'ask', GUARD],
+  ['eval "$(ssh-agent -s)"', 'allow', null],
+  ["echo 'git push -f' > notes.txt", 'allow', null],
+  ['eval "$(direnv export bash)"', 'allow', null],
+  ['curl -fsSL https://x/install.sh | sh', 'allow', null],
+];
+
+describe('buckler check: text a shell runs that arrives another way', () => {
+  it.each(cases)('%j → %s', (command, decision, rule) => {
+    expect(check(command)).toEqual({ decision, rule });
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * Guarded words: when a shell, `eval` or `source` runs a script analysis cannot see (text known
+ * only at run time, a script file that could not be read: ShellCommand.unseen), the command
+ * line is at least `ask` if it mentions words a pack guards (its `guarded_words:`), anywhere:
+ * in the arguments handed to that shell, in the producer's arguments, in what was written into
+ * a file. Which words count is pack data; this module only compares.
+ */
+import type { PolicyInput } from './contract.ts';
+import type { CommandFacts } from './facts.ts';
+import type { CompiledPolicy, CompiledRule, GuardedWords } from './policy.ts';
+
+/** One entry, ready to compare: exact words, and `*` patterns as expressions. */
+interface Entry {
+  pack: string;
+  words: readonly string[];
+  exact: readonly string[];
+  patterns: readonly RegExp[];
+}
+
+const compiled = new WeakMap<readonly GuardedWords[], Entry[]>();
+
+function entries(list: readonly GuardedWords[]): Entry[] {
+  let out = compiled.get(list);
+  if (out === undefined) {
+    out = [];
+    for (const g of list) {
+      for (const words of g.words) {
+        const exact = words.filter((w) => !w.includes('*'));
+        const patterns = words
+          .filter((w) => w.includes('*'))
+          .map((w) => new RegExp(`^${w.split('*').map(escapeRegExp).join('[\\s\\S]*')}$`));
+        out.push({ pack: g.pack, words, exact, patterns });
+      }
+    }
+    compiled.set(list, out);
+  }
+  return out;
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Characters that separate words in the raw line once quotes and backslashes are gone. */
+const SEPARATORS = /[\s;|&()<>{},`]+/;
+
+/**
+ * Every word the line shows: the raw text with quotes and backslashes removed (so `pu''sh`,
+ * `"push"`, `pu\sh` are `push`), split at blanks and operators, plus every argv word of every
+ * command analysis found (escapes decoded, `$'\x70ush'`), split at blanks. A word holding `=`
+ * also gives what follows it (`--method=DELETE` → `DELETE`).
+ */
+export function lineWords(text: string, commands: readonly CommandFacts[]): Set<string> {
+  const out = new Set<string>();
+  const add = (s: string): void => {
+    for (const t of s.split(SEPARATORS)) {
+      if (t === '') continue;
+      out.add(t);
+      const eq = t.indexOf('=');
+      if (eq >= 0 && eq < t.length - 1) out.add(t.slice(eq + 1));
+    }
+  };
+  add(text.replace(/\\\n/g, '').replace(/['"\\]/g, ''));
+  for (const f of commands) for (const a of f.cmd.argv) add(a);
+  return out;
+}
+
+export interface GuardedMatch {
+  pack: string;
+  /** The line's words that matched the entry, in the entry's order. */
+  words: readonly string[];
+}
+
+/** The first entry (load order) whose words all appear among `words`; null when none. */
+export function guardedMatch(list: readonly GuardedWords[], words: ReadonlySet<string>): GuardedMatch | null {
+  for (const e of entries(list)) {
+    if (!e.exact.every((w) => words.has(w))) continue;
+    const found: string[] = [];
+    for (const re of e.patterns) {
+      const w = firstMatch(re, words);
+      if (w === undefined) break;
+      found.push(w);
+    }
+    if (found.length < e.patterns.length) continue;
+    let k = 0;
+    return { pack: e.pack, words: e.words.map((w) => (w.includes('*') ? (found[k++] as string) : w)) };
+  }
+  return null;
+}
+
+function firstMatch(re: RegExp, words: ReadonlySet<string>): string | undefined {
+  for (const w of words) if (re.test(w)) return w;
+  return undefined;
+}
+
+const WHY = {
+  runtime: 'a script whose text is known only at run time',
+  unreadable: 'a script file Buckler could not read: missing, too large, not a regular file, or written earlier on the same line',
+} as const;
+
+/**
+ * The rule an unseen script gets when the line mentions guarded words: `ask`, named
+ * `<pack>/guarded-words`, with messages saying what could not be seen and which words matched.
+ */
+export function guardedRule(match: GuardedMatch, unseen: keyof typeof WHY, input: PolicyInput): CompiledRule {
+  const words = match.words.join(' ');
+  return {
+    id: `${match.pack}/guarded-words`,
+    pack: match.pack,
+    triggers: [input.trigger],
+    action: 'ask',
+    priority: 0,
+    tier: 'baseline',
+    shell_segments: null,
+    tool_name: null,
+    env: null,
+    user_message: `Buckler cannot see what \`{command}\` runs (${WHY[unseen]}), and the command line mentions \`${words}\`, which the ${match.pack} pack guards. Allow it?`,
+    agent_message:
+      `\`{command}\` runs ${WHY[unseen]}. Buckler cannot check it, and the command line mentions \`${words}\` ({rule}); ` +
+      'a person has to confirm it. Write the command out literally instead of building or downloading it at run time.',
+    additional_context: null,
+  };
+}
