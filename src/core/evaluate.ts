@@ -17,7 +17,7 @@ import {
   type PolicyOutput,
 } from './contract.ts';
 import { commandFacts, toolFacts, type CommandFacts } from './facts.ts';
-import { pathEnv, type PathFact } from './paths.ts';
+import { pathEnv, type PathEnv, type PathFact } from './paths.ts';
 import { guardedMatch, guardedRule, lineWords } from './guarded.ts';
 import { better, contextMatches, segmentMatches, triggerIndex, type TriggerIndex, type Winner } from './match.ts';
 import { BYPASS_VARS, type CompiledPolicy } from './policy.ts';
@@ -68,7 +68,9 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
   }
 
   const judged: Judged[] = [];
-  const env = pathEnv(input.context, input.shell?.cwd);
+  // What paths are resolved against: made when a rule first looks at a path.
+  let pathContext: PathEnv | undefined;
+  const env = (): PathEnv => (pathContext ??= pathEnv(input.context, input.shell?.cwd));
   // A file-tool call with paths is judged like a command that touches them.
   const tp = input.tool?.paths;
   if (tp !== undefined && tp.length > 0 && toolName !== undefined) {
