@@ -420,7 +420,6 @@ export const MISS_CLASSES: MissClass[] = [
   { name: 'npx -c', fixedBy: `${WRAPPERS_10}npm exec -c / npx -c)`, example: "npx -c 'git push -f'", matches: has('text:npx-c') },
   { name: 'env -', fixedBy: '#10 program data format (a lone `-` where it means something: `env -` is `env -i`)', example: 'env - git push -f', matches: has('wrap:env-dash') },
   { name: 'dashed git programs', fixedBy: '#10 dashed git programs (`…/git-core/git-<cmd>`)', example: '/usr/lib/git-core/git-push -f', ns: true, matches: has('spell:dashed-git') },
-  { name: 'git aliases', fixedBy: '#10 git aliases (defined earlier on the line, GIT_CONFIG_COUNT)', example: 'git config alias.q push; git q -f', matches: has('spell:git-alias-config', 'spell:git-config-env') },
   {
     name: 'shell with run-time arguments fed a literal script on stdin',
     fixedBy: '#10 text a shell or eval runs that is known only at run time (guarded words make the line at least ask)',

@@ -7,6 +7,10 @@ import type { ProgramGrammar } from './types.ts';
 const LEVEL_KEYS = ['value_options', 'long_options', 'synonyms', 'subcommands', 'aliases', 'nested'];
 const PROGRAM_KEYS = [...LEVEL_KEYS, 'inherit_options', 'short_equals', 'abbreviations', 'inline_aliases', 'commands'];
 
+const INLINE_ALIAS_STRINGS = ['option', 'prefix', 'env_option', 'env_key', 'env_value', 'env_parameters', 'config_command', 'dir_option'];
+const INLINE_ALIAS_LISTS = ['config_value_options', 'config_read_only', 'config_rename', 'config_vars', 'include_keys'];
+const INLINE_ALIAS_MAPS = ['option_vars'];
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isStringMap = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
@@ -25,6 +29,16 @@ function checkLevel(v: Record<string, unknown>, at: string, keys: readonly strin
   const ia = v['inline_aliases'];
   if (ia !== undefined && !(isObject(ia) && typeof ia['option'] === 'string' && typeof ia['prefix'] === 'string')) {
     out.push(`${at}: "inline_aliases" must be { option: string, prefix: string }`);
+  } else if (isObject(ia)) {
+    for (const [k, x] of Object.entries(ia)) {
+      if (INLINE_ALIAS_STRINGS.includes(k)) {
+        if (typeof x !== 'string') out.push(`${at}: "inline_aliases.${k}" must be a string`);
+      } else if (INLINE_ALIAS_LISTS.includes(k)) {
+        if (!isStringList(x)) out.push(`${at}: "inline_aliases.${k}" must be a list of strings`);
+      } else if (INLINE_ALIAS_MAPS.includes(k)) {
+        if (!isStringMap(x)) out.push(`${at}: "inline_aliases.${k}" must map strings to strings`);
+      } else out.push(`${at}: unknown field "inline_aliases.${k}"`);
+    }
   }
   const subs = v['subcommands'];
   if (subs === undefined) return;
