@@ -10,6 +10,7 @@ import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { checkTier, parseCommandArgs } from './evaluate.ts';
+import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import { recordDecision } from './audit.ts';
 import { processPaths } from './process-paths.ts';
@@ -80,7 +81,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (v !== undefined) env[k] = v;
   }
   if (Object.keys(env).length > 0) input.env = env;
-  const output = evaluate(input, loaded.policy, { readScript: scriptReader(io.cwd) });
+  const output = evaluate(input, loaded.policy, { readScript: scriptReader(io.cwd), readAliases: gitAliasReader(io.cwd, io.env) });
 
   if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: 'cli' });
   if (values.json) io.out(`${JSON.stringify(output, null, 2)}\n`);

@@ -16,11 +16,12 @@ import { eventNameFromText } from '../adapters/payload.ts';
 import { adapterForPayload, DEFAULT_DRIVER, getAdapter, HARNESS_NAMES } from '../adapters/registry.ts';
 import { failureOutput } from '../adapters/reply.ts';
 import { PolicyError, type PolicyInput, type PolicyOutput } from '../core/contract.ts';
-import { evaluate } from '../core/evaluate.ts';
+import { evaluate, type EvaluateOptions } from '../core/evaluate.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import type { CliIO } from './io.ts';
 import { processPaths } from './process-paths.ts';
+import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 
 /** What the driver calls outside itself (tests pass their own). */
@@ -33,8 +34,15 @@ const REAL: DriverDeps = {
   loadPolicy: (env) => loadRuntimePolicy(processPaths(env)),
   // A script the command runs (`bash ./deploy.sh`) is read and analysed too, as in `check`:
   // otherwise an agent could write a forbidden command into a file and run the file.
-  evaluate: (input, policy) => evaluate(input, policy, { readScript: scriptReader(input.shell?.cwd ?? process.cwd()) }),
+  // The same for git aliases in the repository's and the user's config (read only when a
+  // command uses a word that may be one): the agent can write the repository's config.
+  evaluate: (input, policy) => evaluate(input, policy, readers(input.shell?.cwd ?? process.cwd(), process.env)),
 };
+
+/** What the core may read around the command: scripts it runs, git aliases where it runs. */
+function readers(cwd: string, env: NodeJS.ProcessEnv): EvaluateOptions {
+  return { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, env) };
+}
 
 /** One hook call, decided. */
 export interface HookResult {

@@ -15,6 +15,7 @@ import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { recordDecision } from './audit.ts';
 import { processPaths } from './process-paths.ts';
+import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import type { CliIO } from './io.ts';
 
@@ -109,7 +110,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const loaded = await loadRuntimePolicy(processPaths(io.env), tier ? { tier } : {});
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
-  const output = evaluate(input, loaded.policy, { readScript: scriptReader(input.shell?.cwd ?? io.cwd) });
+  const cwd = input.shell?.cwd ?? io.cwd;
+  const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env) });
   if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: input.harness ?? 'cli' });
   const json = `${JSON.stringify(output)}\n`;
   const outputFile = values.output as string | undefined;
