@@ -40,6 +40,9 @@ export function helpText(): string {
   ].join('\n');
 }
 
+/** Set by a hook run that gave up at its deadline with a read still pending (see start()). */
+let abandonedHook = false;
+
 /** Set by a typical hook run: a shell command decided with the packs cache warm (`codeCacheWanted`). */
 let typicalHook = false;
 
@@ -58,6 +61,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     const { runDriver } = await import('./driver.ts');
     const run = await runDriver(argv, io);
     typicalHook = run.typical;
+    abandonedHook = run.abandoned;
     return run.exitCode;
   }
   if (first === '--version' || first === '-V') {
@@ -92,5 +96,8 @@ function fatal(e: unknown): void {
 export function start(): void {
   main(process.argv.slice(2), processIO()).then((code) => {
     process.exitCode = code;
+    // The reply is out (written synchronously); a stdin read the harness never ends would keep
+    // the process alive, and the harness waiting, until its own timeout.
+    if (abandonedHook) process.exit(code);
   }, fatal);
 }
