@@ -1,13 +1,37 @@
 /**
- * The compiled-pack cache, pure part: what keys a cache entry and how a cached entry is checked
- * before use. The hook path reads the cache instead of parsing YAML and TOML and running rule
- * examples on every call (docs/performance.md); `runtime.ts` does the file I/O.
+ * The compiled-pack cache, pure part: what keys a cache entry, the digest that binds an entry to
+ * those keys, and how a cached entry is checked before use. The hook path reads the cache
+ * instead of parsing YAML and TOML and running rule examples on every call
+ * (docs/performance.md); `runtime.ts` does the file I/O.
  *
  * A cache entry is used only when its stamp equals the stamp computed now from every input:
  * each builtin pack, each user pack, config.toml (present or absent), the code that compiled
- * it, and the load options. Anything else about it (unreadable, truncated, edited, an older
- * shape) makes it a miss, never an error.
+ * it, and the load options. Anything else about it (unreadable, truncated, an older shape) makes
+ * it a miss, never an error.
+ *
+ * The digest. A cache file is a header line `buckler-policy-cache 3 crc32=<hex>` and the record;
+ * the digest is taken over the stamp computed NOW and the record's bytes, so it binds the compiled
+ * policy to the inputs and the code that produced it. A record edited by hand (a `deny` turned
+ * into an `allow`), torn, truncated, or copied from another installation or another set of
+ * packs fails the check: it is refused, reported by `buckler validate`, and rebuilt.
+ *
+ * What it does not do, honestly: the agent runs as the user, and the state directory is in the
+ * user's home. There is no secret such a process cannot read, so no digest, keyed or not, can
+ * stop an agent that reads this file and recomputes the digest on purpose; nor could one stop
+ * it from editing config.toml, rules.d or Buckler's own bundle, which it can write just as well.
+ * Against that adversary the guard is elsewhere: the harness's sandbox or running the agent as
+ * another user (docs/security.md). What the digest and the checks in runtime.ts guarantee is
+ * narrower and testable: a cache that is not byte for byte what this code compiled for these
+ * inputs is never trusted, and a cache reached through a symlink, or not owned by the user, is
+ * never read nor written through.
+ *
+ * Why CRC-32 (node:zlib, native) and not SHA-256: with no secret, a cryptographic hash buys
+ * nothing here that CRC-32 does not (both are recomputable by whoever can write the file; both
+ * catch every accidental or naive change), and loading node:crypto costs a hook about 1.7 ms
+ * against about 0.4 ms for node:zlib (docs/performance.md): the warm hook's whole budget is a
+ * few milliseconds.
  */
+import zlib from 'node:zlib';
 import { DECISIONS } from '../core/contract.ts';
 import { POLICY_FORMAT, TIERS } from '../core/policy.ts';
 import type { BucklerConfig } from './config.ts';
@@ -15,7 +39,10 @@ import type { CompiledPolicy } from '../core/policy.ts';
 import type { Grammars, ProgramGrammar } from '../grammars/types.ts';
 
 /** Bumped when the cache record's shape changes. */
-export const CACHE_FORMAT = 2;
+export const CACHE_FORMAT = 3;
+
+/** The first line of a cache file, before the digest. */
+const HEADER = `buckler-policy-cache ${CACHE_FORMAT} crc32=`;
 
 /** What identifies one input file's content without reading it. */
 export interface FileState {
@@ -76,6 +103,56 @@ export function cacheRecordText(stamp: string, loaded: CachedLoad): string {
   const grammars: Record<string, string> = {};
   for (const [name, g] of Object.entries(loaded.policy.grammars)) grammars[name] = JSON.stringify(g);
   return JSON.stringify({ cache_format: CACHE_FORMAT, stamp, loaded: { ...loaded, policy: { ...loaded.policy, grammars } } });
+}
+
+/** The digest of a record (its bytes) bound to a stamp: CRC-32 of `stamp \n record`. */
+function digestOf(stamp: string, record: Uint8Array | string): string {
+  const crc = zlib.crc32(record, zlib.crc32(`${stamp}\n`));
+  return crc.toString(16).padStart(8, '0');
+}
+
+/** The whole cache file: the header line with the digest, then the record. */
+export function cacheFileText(stamp: string, loaded: CachedLoad): string {
+  const record = cacheRecordText(stamp, loaded);
+  return `${HEADER}${digestOf(stamp, record)}\n${record}`;
+}
+
+/** What a cache file holds for a stamp. */
+export type CacheVerdict =
+  | { kind: 'hit'; loaded: CachedLoad }
+  /** A whole, intact record, compiled for other inputs or code: rebuilt without fuss. */
+  | { kind: 'stale' }
+  /** Not what Buckler wrote (edited, torn, foreign): refused, reported, rebuilt. */
+  | { kind: 'damaged'; reason: string };
+
+const NEWLINE = 0x0a;
+
+/**
+ * Verifies a cache file's bytes against the stamp computed now: digest first (over the bytes as
+ * read, before any parsing), then the record's shape (`readCacheRecord`).
+ */
+export function readCacheFile(bytes: Buffer, stamp: string): CacheVerdict {
+  const nl = bytes.indexOf(NEWLINE);
+  const header = nl < 0 ? '' : bytes.toString('latin1', 0, nl);
+  if (!header.startsWith(HEADER) || header.length !== HEADER.length + 8) {
+    // Written by an earlier version (a bare JSON record, no header): replaced without fuss.
+    if (bytes.subarray(0, 16).toString('latin1') === '{"cache_format":') return { kind: 'stale' };
+    return { kind: 'damaged', reason: bytes.length === 0 ? 'empty file' : 'no digest header' };
+  }
+  const record = bytes.subarray(nl + 1);
+  if (digestOf(stamp, record) !== header.slice(HEADER.length)) {
+    // Stale or damaged? An intact record for other inputs carries a digest that matches its own stamp.
+    let recorded: unknown;
+    try {
+      recorded = (JSON.parse(record.toString('utf8')) as { stamp?: unknown }).stamp;
+    } catch {
+      recorded = undefined;
+    }
+    if (typeof recorded === 'string' && recorded !== stamp && digestOf(recorded, record) === header.slice(HEADER.length)) return { kind: 'stale' };
+    return { kind: 'damaged', reason: 'digest mismatch (the file was changed after Buckler wrote it)' };
+  }
+  const loaded = readCacheRecord(record.toString('utf8'), stamp);
+  return loaded === null ? { kind: 'damaged', reason: 'the record does not have the expected shape' } : { kind: 'hit', loaded };
 }
 
 /** Thrown when a grammar text of a cache record that passed its checks is not JSON after all. */

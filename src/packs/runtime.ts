@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { CompiledPolicy, Tier } from '../core/policy.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { builtinPacksDir, compilerStampFile, type Paths } from '../paths.ts';
-import { cacheFileName, cacheRecordText, readCacheRecord, stampOf, type FileState, type StampParts } from './cache.ts';
+import { cacheFileName, cacheFileText, readCacheFile, stampOf, type FileState, type StampParts } from './cache.ts';
 import type { BucklerConfig } from './config.ts';
 import type { PackSource } from './compile.ts';
 import type { Problem } from './problems.ts';
@@ -60,9 +60,11 @@ const isPackFile = (name: string): boolean => name.endsWith('.yaml') || name.end
 
 /**
  * The policy the hook path uses. Compiled packs are cached in the state directory, keyed by
- * every input (see cache.ts), so a warm call stats a handful of files and parses one JSON file:
- * no YAML or TOML parser is loaded and no rule example runs. A stale, corrupt or unreadable
- * cache is rebuilt; a cache that cannot be written is skipped. Neither is ever fatal.
+ * every input and checked by a digest bound to those inputs (see cache.ts), so a warm call
+ * stats a handful of files and reads and verifies one JSON file: no YAML or TOML parser is
+ * loaded and no rule example runs. A stale, damaged or unreadable cache is rebuilt; a cache
+ * that cannot be written is skipped. Neither is ever fatal. A damaged cache, or one reached
+ * through a symlink or owned by someone else, is never trusted, and says so in `warnings`.
  */
 export async function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {}): Promise<LoadedPolicy> {
   if (opts.cache === false) return compileFromDisk(paths, opts);
@@ -71,11 +73,89 @@ export async function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {})
   // matches, so the next call rebuilds instead of trusting content older than the files.
   const stamp = stampOf(currentInputs(paths, opts, options));
   const file = path.join(paths.cacheDir, cacheFileName(options));
-  const hit = readCache(file, stamp);
-  if (hit) return hit;
+  const check = checkCacheFile(paths.cacheDir, file, stamp);
+  if (check.loaded) return { ...check.loaded, cached: true };
   const loaded = await compileFromDisk(paths, opts);
-  writeCache(paths.cacheDir, file, cacheRecordText(stamp, loaded));
+  writeCache(paths.cacheDir, file, cacheFileText(stamp, loaded));
+  if (check.state === 'damaged' || check.state === 'unsafe') {
+    loaded.warnings = [...loaded.warnings, `the compiled-pack cache ${file} was not used (${check.reason}); compiled afresh`];
+  }
   return loaded;
+}
+
+/** What `buckler validate` says about the compiled-pack cache. */
+export interface CacheCheck {
+  file: string;
+  /**
+   * fresh: verified, would be used; absent: none yet; stale: intact, for other inputs or code
+   * (rebuilt by the next hook); damaged: not what Buckler wrote; unsafe: a symlink, not a
+   * regular file or directory, or owned by another user.
+   */
+  state: 'fresh' | 'absent' | 'stale' | 'damaged' | 'unsafe';
+  reason?: string;
+}
+
+/** The hook's cache, checked as the hook would check it (reads, never writes). */
+export function checkRuntimeCache(paths: Paths, opts: RuntimeOptions = {}): CacheCheck {
+  const options = { tier: opts.tier ?? null, examples: opts.examples ?? true };
+  const stamp = stampOf(currentInputs(paths, opts, options));
+  const { loaded: _loaded, ...check } = checkCacheFile(paths.cacheDir, path.join(paths.cacheDir, cacheFileName(options)), stamp);
+  return check;
+}
+
+const currentUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
+
+/** Why a cache directory must not be used, 'absent', or null when it is a real directory of ours. */
+function dirProblem(dir: string): string | null {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(dir, { throwIfNoEntry: false });
+  } catch (e) {
+    return `the cache directory cannot be inspected (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+  }
+  if (st === undefined) return 'absent';
+  if (st.isSymbolicLink()) return 'the cache directory is a symbolic link';
+  if (!st.isDirectory()) return 'the cache directory is not a directory';
+  const uid = currentUid();
+  if (uid !== undefined && st.uid !== uid) return 'the cache directory belongs to another user';
+  return null;
+}
+
+const { O_RDONLY } = fs.constants;
+/** Not on Windows (0 there: no symlink or FIFO tricks to guard against in the same way). */
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+
+function checkCacheFile(dir: string, file: string, stamp: string): CacheCheck & { loaded?: LoadedPolicy } {
+  const problem = dirProblem(dir);
+  if (problem === 'absent') return { file, state: 'absent' };
+  if (problem !== null) return { file, state: 'unsafe', reason: problem };
+  let fd: number;
+  try {
+    // No-follow: a symlink planted at the cache path is refused, not followed to a poisoned
+    // copy. Non-blocking: a FIFO planted there must not hang the hook.
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { file, state: 'absent' };
+    if (code === 'ELOOP') return { file, state: 'unsafe', reason: 'the cache file is a symbolic link' };
+    return { file, state: 'unsafe', reason: `the cache file cannot be opened (${code ?? String(e)})` };
+  }
+  let bytes: Buffer;
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { file, state: 'unsafe', reason: 'the cache file is not a regular file' };
+    const uid = currentUid();
+    if (uid !== undefined && st.uid !== uid) return { file, state: 'unsafe', reason: 'the cache file belongs to another user' };
+    bytes = fs.readFileSync(fd);
+  } catch (e) {
+    return { file, state: 'unsafe', reason: `the cache file cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` };
+  } finally {
+    fs.closeSync(fd);
+  }
+  const verdict = readCacheFile(bytes, stamp);
+  if (verdict.kind === 'hit') return { file, state: 'fresh', loaded: verdict.loaded };
+  return verdict.kind === 'stale' ? { file, state: 'stale' } : { file, state: 'damaged', reason: verdict.reason };
 }
 
 async function compileFromDisk(paths: Paths, opts: RuntimeOptions): Promise<LoadedPolicy> {
@@ -109,21 +189,40 @@ function currentInputs(paths: Paths, opts: RuntimeOptions, options: StampParts['
   return { code: fileState(compilerStampFile()), config: fileState(opts.configFile ?? paths.configFile), dirs, options };
 }
 
-function readCache(file: string, stamp: string): LoadedPolicy | null {
-  let text: string;
+/**
+ * A real directory of ours, 0700, for the cache: a symlink (or a file) at its path is removed
+ * (the link itself, never what it points to) and replaced by a new directory. False when it
+ * cannot be made safe (another user's directory, a read-only state directory): no cache then.
+ */
+function safeCacheDir(dir: string): boolean {
   try {
-    text = fs.readFileSync(file, 'utf8');
+    let problem = dirProblem(dir);
+    if (problem === 'the cache directory is a symbolic link' || problem === 'the cache directory is not a directory') {
+      fs.unlinkSync(dir);
+      problem = 'absent';
+    }
+    if (problem === 'absent') {
+      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+      fs.mkdirSync(dir, { mode: 0o700 });
+      problem = dirProblem(dir);
+    }
+    if (problem !== null) return false;
+    if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+    return true;
   } catch {
-    return null;
+    return false;
   }
-  const hit = readCacheRecord(text, stamp);
-  return hit && { ...hit, cached: true };
 }
 
-/** Atomic (files/atomic.ts): a reader sees the old record or the new one, never part of one. */
+/**
+ * Atomic, with the one atomic-write helper (files/atomic.ts): a reader sees the old record or
+ * the new one, never part of one. Its temporary file is created exclusively (O_EXCL, so never
+ * through a link), and the rename replaces whatever is at `file` (a symlink included) by the new
+ * file, never writing through it.
+ */
 function writeCache(dir: string, file: string, text: string): void {
+  if (!safeCacheDir(dir)) return;
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileAtomic(file, text, { mode: 0o600 });
   } catch {
     /* no cache this time: the next hook compiles again */
