@@ -1,9 +1,12 @@
 /**
  * Audit: what the CLI calls after each decision when `audit_log = true` or `--audit` is
- * given. Never throws and never changes the decision: a failure to write costs one short
- * warning. Lean on purpose (no dependencies beyond node:fs), since the hook path imports it.
+ * given. Never throws and never changes the decision: a failure to write (including a log
+ * refused as unsafe: a symlink, a FIFO, another user's file) costs one short warning, and
+ * `auditHealth(file)` tells a later `buckler doctor` why. Lean on purpose (no dependencies beyond node:fs), since the hook path imports it.
  */
 import { appendAuditLine } from './append.ts';
+
+export { auditHealth, UnsafeAuditLogError, type AuditHealth } from './append.ts';
 import { buildAuditRecord, encodeAuditRecord, type AuditEvent } from './record.ts';
 
 export type { AuditEvent, AuditRecord } from './record.ts';
