@@ -108,7 +108,8 @@ function nonBlockingStdin(): PipeHandle | null {
  * nothing else is running yet.
  */
 function readStdinUntil(complete: (bytes: Buffer) => boolean, timeoutMs: number): StdinRead {
-  const until = performance.now() + timeoutMs;
+  // Date.now, not performance.now: the `performance` global loads perf_hooks (about 1 ms).
+  const until = Date.now() + timeoutMs;
   const pipe = nonBlockingStdin();
   const chunks: Buffer[] = [];
   const chunk = Buffer.allocUnsafe(65536);
@@ -125,7 +126,7 @@ function readStdinUntil(complete: (bytes: Buffer) => boolean, timeoutMs: number)
         if (code === 'EOF') break;
         if (code !== 'EAGAIN') throw e;
         // Nothing yet: wait a little (1, 2, 4, … up to 16 ms) and look again.
-        const left = until - performance.now();
+        const left = until - Date.now();
         if (left <= 0) {
           timedOut = true;
           break;

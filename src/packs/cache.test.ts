@@ -145,14 +145,14 @@ describe('readCacheFile: the digest binds the record to the stamp', () => {
     const edited = Buffer.from(file.toString('utf8').replace('"action":"deny"', '"action":"allow"'));
     expect(readCacheFile(edited, stamp)).toMatchObject({ kind: 'damaged', reason: expect.stringMatching(/digest mismatch/) });
     const text = file.toString('utf8');
-    const digest = /crc32=([0-9a-f]{8})/.exec(text)![1]!;
-    const other = digest === '00000000' ? '00000001' : '00000000';
-    expect(readCacheFile(Buffer.from(text.replace(`crc32=${digest}`, `crc32=${other}`)), stamp).kind).toBe('damaged');
+    const digest = /digest=([0-9a-f]{16})/.exec(text)![1]!;
+    const other = digest === '0'.repeat(16) ? '1'.repeat(16) : '0'.repeat(16);
+    expect(readCacheFile(Buffer.from(text.replace(`digest=${digest}`, `digest=${other}`)), stamp).kind).toBe('damaged');
   });
   it.each([
     ['empty', ''],
     ['no header', cacheRecordText(stamp, loaded).replace('"cache_format":3', '"cache_format" :3')],
-    ['a header with no record', 'buckler-policy-cache 3 crc32=00000000\n'],
+    ['a header with no record', `buckler-policy-cache v3 digest=${'0'.repeat(16)}\n`],
   ])('%s is damaged', (_, text) => {
     expect(readCacheFile(Buffer.from(text), stamp).kind).toBe('damaged');
   });

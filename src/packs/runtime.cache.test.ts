@@ -186,7 +186,7 @@ describe('compiled-pack cache', () => {
   it.each([
     ['empty', ''],
     ['torn', '{"cache_format":1,"stamp":"'],
-    ['header only', 'buckler-policy-cache 3 crc32=00000000\n'],
+    ['header only', `buckler-policy-cache v3 digest=${'0'.repeat(16)}\n`],
     ['a record of an older version', JSON.stringify({ cache_format: 2, stamp: 'x', loaded: {} })],
     ['not JSON', '\u0000\u0001garbage'],
     ['well-formed but for another stamp', JSON.stringify({ cache_format: 1, stamp: 'old', loaded: {} })],
