@@ -113,7 +113,7 @@ function readStdinUntil(complete: (bytes: Buffer) => boolean, timeoutMs: number)
   const pipe = nonBlockingStdin();
   const chunks: Buffer[] = [];
   const chunk = Buffer.allocUnsafe(65536);
-  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  let sleeper: Int32Array | undefined; // made only when stdin has to be waited for
   let pause = 1;
   let timedOut = false;
   try {
@@ -131,6 +131,7 @@ function readStdinUntil(complete: (bytes: Buffer) => boolean, timeoutMs: number)
           timedOut = true;
           break;
         }
+        sleeper ??= new Int32Array(new SharedArrayBuffer(4));
         Atomics.wait(sleeper, 0, 0, Math.min(pause, left));
         pause = Math.min(pause * 2, 16);
         continue;
