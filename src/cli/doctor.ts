@@ -17,7 +17,8 @@ import { readConfig } from '../installers/config-file.ts';
 import { INSTALLERS } from '../installers/registry.ts';
 import { readStatus, type ConfigStatus } from '../installers/status.ts';
 import { formatProblem } from '../packs/problems.ts';
-import { loadPolicyReport } from '../packs/runtime.ts';
+import { auditHealth } from '../audit/append.ts';
+import { checkRuntimeCache, loadPolicyReport } from '../packs/runtime.ts';
 import { harnessConfigFile, harnessHomeDir, resolvePaths, type PathContext, type Scope } from '../paths.ts';
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
@@ -193,6 +194,13 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
   return report;
 }
 
+/** The compiled-pack cache, as a hook would check it: before the self-tests, whose hooks replace a bad one. */
+function checkCache(io: CliIO): Finding[] {
+  const cache = checkRuntimeCache(resolvePaths(processPathContext(io.env)));
+  if (cache.state !== 'damaged' && cache.state !== 'unsafe') return [];
+  return [{ level: 'problem', text: `compiled-pack cache ${cache.file} is not used: ${cache.reason ?? cache.state} (something other than Buckler wrote it; the next hook replaces it)` }];
+}
+
 async function checkBuckler(io: CliIO): Promise<Finding[]> {
   const out: Finding[] = [];
   const ctx = processPathContext(io.env);
@@ -208,6 +216,13 @@ async function checkBuckler(io: CliIO): Promise<Finding[]> {
     const errors = report.problems.filter((p) => p.severity === 'error');
     for (const p of errors) out.push({ level: 'problem', text: `not loaded: ${formatProblem(p, (f) => f)}` });
     if (errors.length === 0) out.push({ level: 'ok', text: `${report.policy.rules.length} rules active (tier ${report.policy.tier}) from ${report.files.length} pack files` });
+    // The audit log, when it is on or already exists: the same checks a hook makes before writing.
+    const log = auditHealth(paths.auditLog);
+    if (log.state === 'unsafe' || log.state === 'unreadable') {
+      out.push({ level: report.config.audit_log ? 'problem' : 'info', text: `audit log ${log.file} is not written: ${log.reason ?? log.state}` });
+    } else if (report.config.audit_log) {
+      out.push({ level: 'ok', text: `audit log ${log.file}: ${log.state === 'absent' ? 'created on the first decision' : 'writable'}${log.note ? ` (${log.note})` : ''}` });
+    }
   } catch (e) {
     out.push({ level: 'problem', text: `the policy cannot be loaded: ${e instanceof Error ? e.message : String(e)}` });
   }
@@ -216,8 +231,9 @@ async function checkBuckler(io: CliIO): Promise<Finding[]> {
 
 export async function doctor(io: CliIO, project: string): Promise<DoctorReport> {
   const ctx = processPathContext(io.env);
+  const cache = checkCache(io);
   const harnesses = Object.values(INSTALLERS).map((i) => checkHarness(i, ctx, project, io.env));
-  const buckler = await checkBuckler(io);
+  const buckler = [...(await checkBuckler(io)), ...cache];
   if (!harnesses.some((h) => h.found)) buckler.push({ level: 'problem', text: 'no supported harness found: nothing is guarded' });
   const ok = [...harnesses.flatMap((h) => h.findings), ...buckler].every((x) => x.level !== 'problem');
   return { ok, harnesses, buckler };
