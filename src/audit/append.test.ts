@@ -127,7 +127,8 @@ import { auditDecision } from './index.ts';
 });
 
 const posix = process.platform !== 'win32';
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+const isRoot = uid === 0;
 
 describe.runIf(posix)('an unsafe log is refused, never written through', () => {
   let n = 0;
@@ -138,9 +139,9 @@ describe.runIf(posix)('an unsafe log is refused, never written through', () => {
     return { d, file: path.join(d, 'audit.jsonl') };
   };
   const refused = (file: string, reason: RegExp): void => {
-    expect(() => appendAuditLine(file, 'x\n')).toThrow(UnsafeAuditLogError);
-    expect(() => appendAuditLine(file, 'x\n')).toThrow(reason);
-    expect(auditHealth(file)).toMatchObject({ state: 'unsafe', reason: expect.stringMatching(reason) });
+    expect(() => appendAuditLine(file, 'x\n', uid)).toThrow(UnsafeAuditLogError);
+    expect(() => appendAuditLine(file, 'x\n', uid)).toThrow(reason);
+    expect(auditHealth(file, uid)).toMatchObject({ state: 'unsafe', reason: expect.stringMatching(reason) });
   };
 
   it('a symlink at the log path (to a file the agent wants appended to)', () => {

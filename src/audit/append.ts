@@ -38,36 +38,33 @@ const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
-const currentUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 const octal = (mode: number): string => (mode & 0o777).toString(8).padStart(4, '0');
 
 /** Why the directory must not hold the log; null when it is a real directory of ours. */
-function dirProblem(st: fs.Stats): string | null {
+function dirProblem(st: fs.Stats, uid: number | undefined): string | null {
   if (st.isSymbolicLink()) return 'its directory is a symbolic link';
   if (!st.isDirectory()) return 'its directory is not a directory';
-  const uid = currentUid();
   if (uid !== undefined && st.uid !== uid) return `its directory belongs to another user (uid ${st.uid})`;
   return null;
 }
 
 /** Why the open file must not be written; null when it is a regular file of ours with one link. */
-function fileProblem(st: fs.Stats): string | null {
+function fileProblem(st: fs.Stats, uid: number | undefined): string | null {
   if (!st.isFile()) return 'it is not a regular file';
-  const uid = currentUid();
   if (uid !== undefined && st.uid !== uid) return `it belongs to another user (uid ${st.uid})`;
   if (st.nlink !== 1) return `it has ${st.nlink} hard links (appends would reach another file)`;
   return null;
 }
 
-function safeDir(dir: string, file: string): void {
+function safeDir(dir: string, file: string, uid: number | undefined): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = fs.lstatSync(dir);
-  const problem = dirProblem(st);
+  const problem = dirProblem(st, uid);
   if (problem) throw new UnsafeAuditLogError(file, problem);
   if ((st.mode & 0o777) !== 0o700) fs.chmodSync(dir, 0o700);
 }
 
-function openLog(file: string): number {
+function openLog(file: string, uid: number | undefined): number {
   let fd: number;
   try {
     fd = fs.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o600);
@@ -80,7 +77,7 @@ function openLog(file: string): number {
   }
   try {
     const st = fs.fstatSync(fd);
-    const problem = fileProblem(st);
+    const problem = fileProblem(st, uid);
     if (problem) throw new UnsafeAuditLogError(file, problem);
     if ((st.mode & 0o777) !== 0o600) fs.fchmodSync(fd, 0o600);
     return fd;
@@ -90,9 +87,13 @@ function openLog(file: string): number {
   }
 }
 
-export function appendAuditLine(file: string, line: string): void {
-  safeDir(path.dirname(file), file);
-  const fd = openLog(file);
+/**
+ * Appends one line. `uid`: the user the log and its directory must belong to (the CLI passes its
+ * own; undefined: not checked, as where there are no user ids).
+ */
+export function appendAuditLine(file: string, line: string, uid?: number): void {
+  safeDir(path.dirname(file), file, uid);
+  const fd = openLog(file, uid);
   try {
     const buf = Buffer.from(line, 'utf8');
     const written = fs.writeSync(fd, buf, 0, buf.length);
@@ -120,19 +121,19 @@ export interface AuditHealth {
  * The checks `appendAuditLine` makes, without writing or creating anything: whether records
  * can be written to `file`, and if not, why. For `buckler doctor`; a hook only warns on stderr.
  */
-export function auditHealth(file: string): AuditHealth {
+export function auditHealth(file: string, uid?: number): AuditHealth {
   const dir = path.dirname(file);
   const notes: string[] = [];
   try {
     const dst = fs.lstatSync(dir, { throwIfNoEntry: false });
     if (dst === undefined) return { file, state: 'absent' };
-    const dp = dirProblem(dst);
+    const dp = dirProblem(dst, uid);
     if (dp) return { file, state: 'unsafe', reason: dp };
     if ((dst.mode & 0o777) !== 0o700) notes.push(`directory mode ${octal(dst.mode)}, tightened to 0700 on the next record`);
     const st = fs.lstatSync(file, { throwIfNoEntry: false });
     if (st === undefined) return { file, state: 'absent', ...(notes.length ? { note: notes.join('; ') } : {}) };
     if (st.isSymbolicLink()) return { file, state: 'unsafe', reason: 'it is a symbolic link' };
-    const fp = fileProblem(st);
+    const fp = fileProblem(st, uid);
     if (fp) return { file, state: 'unsafe', reason: fp };
     if ((st.mode & 0o777) !== 0o600) notes.push(`file mode ${octal(st.mode)}, tightened to 0600 on the next record`);
     fs.accessSync(file, fs.constants.W_OK);

@@ -14,6 +14,8 @@ export type { AuditEvent, AuditRecord } from './record.ts';
 export interface AuditOptions {
   /** Defaults to the current time. */
   now?: Date;
+  /** The user the log must belong to (see `appendAuditLine`). */
+  uid?: number;
   /** Receives one line when the record could not be written (e.g. `io.err`). */
   warn?: (message: string) => void;
 }
@@ -21,7 +23,7 @@ export interface AuditOptions {
 /** Appends one record for `event` to `file`. Returns whether it was written. */
 export function auditDecision(file: string, event: AuditEvent, options: AuditOptions = {}): boolean {
   try {
-    appendAuditLine(file, encodeAuditRecord(buildAuditRecord(event, options.now ?? new Date())));
+    appendAuditLine(file, encodeAuditRecord(buildAuditRecord(event, options.now ?? new Date())), options.uid);
     return true;
   } catch (e) {
     try {

@@ -22,7 +22,7 @@ import { checkRuntimeCache, loadPolicyReport } from '../packs/runtime.ts';
 import { harnessConfigFile, harnessHomeDir, resolvePaths, type PathContext, type Scope } from '../paths.ts';
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
-import { processPathContext } from './process-paths.ts';
+import { processPathContext, processUid } from './process-paths.ts';
 
 export const DOCTOR_HELP = `Usage: buckler doctor [--project DIR] [--json]
 
@@ -196,7 +196,7 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
 
 /** The compiled-pack cache, as a hook would check it: before the self-tests, whose hooks replace a bad one. */
 function checkCache(io: CliIO): Finding[] {
-  const cache = checkRuntimeCache(resolvePaths(processPathContext(io.env)));
+  const cache = checkRuntimeCache(resolvePaths(processPathContext(io.env)), { uid: processUid() });
   if (cache.state !== 'damaged' && cache.state !== 'unsafe') return [];
   return [{ level: 'problem', text: `compiled-pack cache ${cache.file} is not used: ${cache.reason ?? cache.state} (something other than Buckler wrote it; the next hook replaces it)` }];
 }
@@ -217,7 +217,7 @@ async function checkBuckler(io: CliIO): Promise<Finding[]> {
     for (const p of errors) out.push({ level: 'problem', text: `not loaded: ${formatProblem(p, (f) => f)}` });
     if (errors.length === 0) out.push({ level: 'ok', text: `${report.policy.rules.length} rules active (tier ${report.policy.tier}) from ${report.files.length} pack files` });
     // The audit log, when it is on or already exists: the same checks a hook makes before writing.
-    const log = auditHealth(paths.auditLog);
+    const log = auditHealth(paths.auditLog, processUid());
     if (log.state === 'unsafe' || log.state === 'unreadable') {
       out.push({ level: report.config.audit_log ? 'problem' : 'info', text: `audit log ${log.file} is not written: ${log.reason ?? log.state}` });
     } else if (report.config.audit_log) {

@@ -31,7 +31,7 @@ import { evaluate, type EvaluateOptions } from '../core/evaluate.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import type { CliIO } from './io.ts';
-import { processPaths } from './process-paths.ts';
+import { processPaths, processUid } from './process-paths.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 
@@ -42,7 +42,7 @@ export interface DriverDeps {
 }
 
 const REAL: DriverDeps = {
-  loadPolicy: (env) => loadRuntimePolicy(processPaths(env)),
+  loadPolicy: (env) => loadRuntimePolicy(processPaths(env), { uid: processUid() }),
   // A script the command runs (`bash ./deploy.sh`) is read and analysed too, as in `check`:
   // otherwise an agent could write a forbidden command into a file and run the file.
   // The same for git aliases in the repository's and the user's config (read only when a

@@ -12,7 +12,7 @@ import { formatProblem } from '../packs/problems.ts';
 import { checkRuntimeCache, loadPolicyReport, type CacheCheck, type RuntimeOptions } from '../packs/runtime.ts';
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
-import { processPaths } from './process-paths.ts';
+import { processPaths, processUid } from './process-paths.ts';
 
 export const VALIDATE_HELP = `Usage: buckler validate [--packs-dir DIR] [--rules-dir DIR] [--config FILE]
 
@@ -60,7 +60,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const paths = processPaths(io.env);
   const report = await loadPolicyReport(paths, opts);
   // The hook's own cache, only when checking the hook's own inputs.
-  const cache = packsDir === undefined && rulesDir === undefined && config === undefined ? checkRuntimeCache(paths) : undefined;
+  const cache = packsDir === undefined && rulesDir === undefined && config === undefined ? checkRuntimeCache(paths, { uid: processUid() }) : undefined;
   const root = packageRoot();
   const display = (file: string): string => {
     for (const base of [io.cwd, root]) {

@@ -145,6 +145,17 @@ describe('compiled-pack cache', () => {
     expect(fs.lstatSync(cacheFile()).isFile()).toBe(true);
   });
 
+  it.runIf(typeof process.getuid === 'function' && process.getuid() === 0)('never uses nor writes a cache directory of another user', async () => {
+    await load();
+    const dir = path.join(stateHome, 'cache');
+    fs.chownSync(dir, 4242, 4242);
+    const before = fs.readFileSync(cacheFile(), 'utf8');
+    const loaded = await loadRuntimePolicy(paths(), { packsDir, uid: 0 });
+    expect(loaded.cached).toBeUndefined();
+    expect(loaded.warnings.at(-1)).toMatch(/the cache directory belongs to another user/);
+    expect(fs.readFileSync(cacheFile(), 'utf8')).toBe(before);
+  });
+
   it('tightens a cache directory left open to others', async () => {
     await load();
     fs.chmodSync(path.join(stateHome, 'cache'), 0o777);

@@ -31,6 +31,11 @@ export interface RuntimeOptions {
   /** Run rule examples while compiling (default true). */
   examples?: boolean;
   /**
+   * The user the cache must belong to (its directory and file); undefined: not checked (no
+   * user ids, as on Windows). The CLI passes its own (`processUid`).
+   */
+  uid?: number | undefined;
+  /**
    * Use the compiled-pack cache in the state directory (default true for `loadRuntimePolicy`).
    * `validate` never uses it: it must report every problem afresh.
    */
@@ -73,10 +78,10 @@ export async function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {})
   // matches, so the next call rebuilds instead of trusting content older than the files.
   const stamp = stampOf(currentInputs(paths, opts, options));
   const file = path.join(paths.cacheDir, cacheFileName(options));
-  const check = checkCacheFile(paths.cacheDir, file, stamp);
+  const check = checkCacheFile(paths.cacheDir, file, stamp, opts.uid);
   if (check.loaded) return { ...check.loaded, cached: true };
   const loaded = await compileFromDisk(paths, opts);
-  writeCache(paths.cacheDir, file, cacheFileText(stamp, loaded));
+  writeCache(paths.cacheDir, file, cacheFileText(stamp, loaded), opts.uid);
   if (check.state === 'damaged' || check.state === 'unsafe') {
     loaded.warnings = [...loaded.warnings, `the compiled-pack cache ${file} was not used (${check.reason}); compiled afresh`];
   }
@@ -99,14 +104,12 @@ export interface CacheCheck {
 export function checkRuntimeCache(paths: Paths, opts: RuntimeOptions = {}): CacheCheck {
   const options = { tier: opts.tier ?? null, examples: opts.examples ?? true };
   const stamp = stampOf(currentInputs(paths, opts, options));
-  const { loaded: _loaded, ...check } = checkCacheFile(paths.cacheDir, path.join(paths.cacheDir, cacheFileName(options)), stamp);
+  const { loaded: _loaded, ...check } = checkCacheFile(paths.cacheDir, path.join(paths.cacheDir, cacheFileName(options)), stamp, opts.uid);
   return check;
 }
 
-const currentUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
-
 /** Why a cache directory must not be used, 'absent', or null when it is a real directory of ours. */
-function dirProblem(dir: string): string | null {
+function dirProblem(dir: string, uid: number | undefined): string | null {
   let st: fs.Stats | undefined;
   try {
     st = fs.lstatSync(dir, { throwIfNoEntry: false });
@@ -116,7 +119,6 @@ function dirProblem(dir: string): string | null {
   if (st === undefined) return 'absent';
   if (st.isSymbolicLink()) return 'the cache directory is a symbolic link';
   if (!st.isDirectory()) return 'the cache directory is not a directory';
-  const uid = currentUid();
   if (uid !== undefined && st.uid !== uid) return 'the cache directory belongs to another user';
   return null;
 }
@@ -126,8 +128,8 @@ const { O_RDONLY } = fs.constants;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
-function checkCacheFile(dir: string, file: string, stamp: string): CacheCheck & { loaded?: LoadedPolicy } {
-  const problem = dirProblem(dir);
+function checkCacheFile(dir: string, file: string, stamp: string, uid: number | undefined): CacheCheck & { loaded?: LoadedPolicy } {
+  const problem = dirProblem(dir, uid);
   if (problem === 'absent') return { file, state: 'absent' };
   if (problem !== null) return { file, state: 'unsafe', reason: problem };
   let fd: number;
@@ -145,7 +147,6 @@ function checkCacheFile(dir: string, file: string, stamp: string): CacheCheck & 
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return { file, state: 'unsafe', reason: 'the cache file is not a regular file' };
-    const uid = currentUid();
     if (uid !== undefined && st.uid !== uid) return { file, state: 'unsafe', reason: 'the cache file belongs to another user' };
     bytes = fs.readFileSync(fd);
   } catch (e) {
@@ -194,9 +195,9 @@ function currentInputs(paths: Paths, opts: RuntimeOptions, options: StampParts['
  * (the link itself, never what it points to) and replaced by a new directory. False when it
  * cannot be made safe (another user's directory, a read-only state directory): no cache then.
  */
-function safeCacheDir(dir: string): boolean {
+function safeCacheDir(dir: string, uid: number | undefined): boolean {
   try {
-    let problem = dirProblem(dir);
+    let problem = dirProblem(dir, uid);
     if (problem === 'the cache directory is a symbolic link' || problem === 'the cache directory is not a directory') {
       fs.unlinkSync(dir);
       problem = 'absent';
@@ -204,7 +205,7 @@ function safeCacheDir(dir: string): boolean {
     if (problem === 'absent') {
       fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
       fs.mkdirSync(dir, { mode: 0o700 });
-      problem = dirProblem(dir);
+      problem = dirProblem(dir, uid);
     }
     if (problem !== null) return false;
     if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
@@ -220,8 +221,8 @@ function safeCacheDir(dir: string): boolean {
  * through a link), and the rename replaces whatever is at `file` (a symlink included) by the new
  * file, never writing through it.
  */
-function writeCache(dir: string, file: string, text: string): void {
-  if (!safeCacheDir(dir)) return;
+function writeCache(dir: string, file: string, text: string, uid: number | undefined): void {
+  if (!safeCacheDir(dir, uid)) return;
   try {
     writeFileAtomic(file, text, { mode: 0o600 });
   } catch {
