@@ -124,6 +124,7 @@ bk_resolve_paths() {
   bk_join BK_AUDIT_LOG "$BK_STATE_HOME" audit.jsonl
   bk_join BK_CACHE_DIR "$BK_STATE_HOME" cache
   bk_join BK_VERSIONS_DIR "$BK_DATA_HOME" versions
+  bk_join BK_BUNDLES_DIR "$BK_DATA_HOME" bundles
   bk_join BK_CURRENT "$BK_DATA_HOME" current
   if [[ $BK_PLATFORM == win32 ]]; then bk_join BK_LAUNCHER "$BK_BIN_DIR" buckler.cmd; else bk_join BK_LAUNCHER "$BK_BIN_DIR" buckler; fi
   # harnessHomeDir / harnessConfigFile(…, 'user', …)
@@ -204,7 +205,7 @@ cmd_paths() {
     local key var out='{' sep=
     for key in platform:BK_PLATFORM home:BK_HOME dataHome:BK_DATA_HOME configHome:BK_CONFIG_HOME \
       stateHome:BK_STATE_HOME configFile:BK_CONFIG_FILE rulesDir:BK_RULES_DIR auditLog:BK_AUDIT_LOG \
-      cacheDir:BK_CACHE_DIR versionsDir:BK_VERSIONS_DIR current:BK_CURRENT binDir:BK_BIN_DIR \
+      cacheDir:BK_CACHE_DIR versionsDir:BK_VERSIONS_DIR bundlesDir:BK_BUNDLES_DIR current:BK_CURRENT binDir:BK_BIN_DIR \
       launcher:BK_LAUNCHER; do
       var=${key#*:}
       bk_json_str "${!var}"
@@ -223,7 +224,7 @@ cmd_paths() {
     printf '%-20s %s\n' \
       'data home' "$BK_DATA_HOME" 'config home' "$BK_CONFIG_HOME" 'state home' "$BK_STATE_HOME" \
       'config file' "$BK_CONFIG_FILE" 'user rules' "$BK_RULES_DIR" 'audit log' "$BK_AUDIT_LOG" \
-      'cache' "$BK_CACHE_DIR" 'versions' "$BK_VERSIONS_DIR" 'current' "$BK_CURRENT" \
+      'cache' "$BK_CACHE_DIR" 'versions' "$BK_VERSIONS_DIR" 'pack bundles' "$BK_BUNDLES_DIR" 'current' "$BK_CURRENT" \
       'bin dir' "$BK_BIN_DIR" 'launcher' "$BK_LAUNCHER" \
       'cursor (user)' "$BK_CURSOR_USER" 'claude-code (user)' "$BK_CLAUDE_USER"
   fi
