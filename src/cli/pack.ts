@@ -103,6 +103,18 @@ function peek(file: string): { name: string; version: string } | null {
   }
 }
 
+/** A source for messages: a URL's password (or token) replaced by `***`. */
+export function displaySource(source: string): string {
+  try {
+    const u = new URL(source);
+    if (u.password === '') return source;
+    u.password = '***';
+    return u.toString();
+  } catch {
+    return source;
+  }
+}
+
 const isUrl = (s: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(s);
 
 /** The bundle's bytes from a file or an http(s) URL (Node's fetch; redirects followed). */
@@ -124,13 +136,13 @@ async function fetchBytes(source: string): Promise<Uint8Array> {
     res = await fetch(url, { signal: AbortSignal.timeout(60_000), redirect: 'follow' });
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    throw new PackError(`cannot fetch ${source} (${cause?.code ?? cause?.message ?? (e as Error).message})`);
+    throw new PackError(`cannot fetch ${displaySource(source)} (${cause?.code ?? cause?.message ?? (e as Error).message})`);
   }
-  if (!res.ok) throw new PackError(`cannot fetch ${source} (HTTP ${res.status})`);
+  if (!res.ok) throw new PackError(`cannot fetch ${displaySource(source)} (HTTP ${res.status})`);
   const length = Number(res.headers.get('content-length') ?? '0');
-  if (length > MAX_BUNDLE_BYTES) throw new PackError(`${source} is larger than ${MAX_BUNDLE_BYTES} bytes`);
+  if (length > MAX_BUNDLE_BYTES) throw new PackError(`${displaySource(source)} is larger than ${MAX_BUNDLE_BYTES} bytes`);
   const bytes = new Uint8Array(await res.arrayBuffer());
-  if (bytes.length > MAX_BUNDLE_BYTES) throw new PackError(`${source} is larger than ${MAX_BUNDLE_BYTES} bytes`);
+  if (bytes.length > MAX_BUNDLE_BYTES) throw new PackError(`${displaySource(source)} is larger than ${MAX_BUNDLE_BYTES} bytes`);
   return bytes;
 }
 
@@ -210,15 +222,17 @@ function activate(paths: Paths, bundle: Checked, bytes: Uint8Array, source: stri
   } catch {
     old = null;
   }
-  if (old !== null && !old.equals(Buffer.from(bytes))) {
+  const same = old !== null && old.equals(Buffer.from(bytes));
+  if (old !== null && !same) {
     writeFileAtomic(t.previous, old, { mode: 0o644 });
     replaced = peek(t.previous)?.version ?? '?';
   }
   // The switch: one rename. A reader (the loader) sees the old bundle or the new one.
-  writeFileAtomic(t.file, bytes, { mode: 0o644 });
+  if (!same) writeFileAtomic(t.file, bytes, { mode: 0o644 });
   const prior = readRecord(t.record);
   const record: SourceRecord = { source: source ?? prior?.source ?? '', version: bundle.version, digest: bundle.digest, installed_at: new Date().toISOString() };
-  writeFileAtomic(t.record, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644 });
+  // 0600: a URL may carry a token (a pre-signed URL's query string).
+  writeFileAtomic(t.record, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
   return replaced;
 }
 
@@ -245,7 +259,7 @@ async function installFrom(paths: Paths, source: string, io: CliIO, opts: { allo
       return;
     }
     const replaced = activate(paths, b, bytes, where);
-    io.out(`installed bundle ${describe(b)} from ${where}${replaced === null ? '' : `; ${replaced} kept for 'buckler pack rollback ${b.name}'`}\n`);
+    io.out(`installed bundle ${describe(b)} from ${displaySource(where)}${replaced === null ? '' : `; ${replaced} kept for 'buckler pack rollback ${b.name}'`}\n`);
   } finally {
     release();
   }
@@ -352,7 +366,7 @@ async function list(paths: Paths, io: CliIO, json: boolean): Promise<void> {
         version: peek(t.file)?.version ?? null,
         status: refused ? 'refused' : 'loaded',
         packs: packs.map((p) => ({ id: p.id, enabled: report.config.packs[p.id]?.enabled !== false })),
-        source: readRecord(t.record)?.source ?? null,
+        source: ((s) => (s === undefined ? null : displaySource(s)))(readRecord(t.record)?.source),
         previous: fs.existsSync(t.previous) ? (peek(t.previous)?.version ?? '?') : null,
         file: t.file,
       };
@@ -375,7 +389,7 @@ async function list(paths: Paths, io: CliIO, json: boolean): Promise<void> {
   for (const e of entries) {
     const packs = e.packs.map((p) => (p.enabled ? p.id : `${p.id} (off in config.toml)`)).join(', ');
     io.out(`${e.name} ${e.version ?? '?'}  ${e.status === 'loaded' ? `loaded: ${packs}; signed by ${shortKey(e.key ?? '')}` : `REFUSED (${e.reason}): ${e.message}`}\n`);
-    io.out(`  source: ${e.source ?? 'unknown'}${e.previous === null ? '' : `; previous: ${e.previous}`}\n`);
+    io.out(`  source: ${e.source === null ? 'unknown' : displaySource(e.source)}${e.previous === null ? '' : `; previous: ${e.previous}`}\n`);
   }
 }
 
