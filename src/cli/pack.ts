@@ -398,8 +398,12 @@ async function keygen(out: string, io: CliIO): Promise<void> {
   for (const f of [out, pub]) if (fs.existsSync(f)) throw new PackError(`${f} exists; not overwriting a key`);
   const { privatePem, publicKey } = generateKeys();
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, privatePem, { mode: 0o600, flag: 'wx' });
-  fs.writeFileSync(pub, `${publicKey}\n`, { mode: 0o644, flag: 'wx' });
+  // Never over a key that appeared meanwhile: checked again just before each rename.
+  const fresh = (f: string) => (): void => {
+    if (fs.existsSync(f)) throw new PackError(`${f} exists; not overwriting a key`);
+  };
+  writeFileAtomic(out, privatePem, { mode: 0o600, beforeRename: fresh(out) });
+  writeFileAtomic(pub, `${publicKey}\n`, { mode: 0o644, beforeRename: fresh(pub) });
   io.out(
     `private key: ${out} (keep it secret: whoever has it can sign policy for every machine that trusts it)\n` +
       `public key:  ${pub}\n\nEach machine trusts it with this in config.toml:\n\n[bundles]\ntrusted_keys = ["${publicKey}"]\n`,
