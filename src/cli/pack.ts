@@ -549,6 +549,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         return await update(paths, positionals, io, allowDowngrade);
     }
   } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (!(e instanceof PackError) && typeof code === 'string') {
+      // A file-system failure (a read-only data directory, a full disk): each file is replaced
+      // atomically, so every installed file is whole, old or new.
+      io.err(`buckler pack ${sub}: failed: ${(e as Error).message}\n`);
+      return 1;
+    }
     if (!(e instanceof PackError)) throw e;
     io.err(`buckler pack ${sub}: ${e.message}${['install', 'rollback', 'remove', 'update'].includes(sub) ? '; nothing changed' : ''}\n`);
     return 1;
