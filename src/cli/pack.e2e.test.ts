@@ -254,6 +254,13 @@ describe('buckler pack, end to end', () => {
     expect(await hook('terraform destroy')).toBe('deny');
     const list = await cli('pack', 'list');
     expect(list.stdout).toMatch(/^acme 1\.1\.0 {2}loaded: acme-platform/);
+    // --allow-downgrade: the older version is installed on purpose; then back to the URL's.
+    const down = await cli('pack', 'install', path.join(root, 'acme-1.0.0-team.key.bundle'), '--allow-downgrade');
+    expect(down.status).toBe(0);
+    expect(down.stdout).toContain('installed bundle acme 1.0.0');
+    const up = await cli('pack', 'install', `${baseUrl}/policy/acme.bundle`);
+    expect(up.status).toBe(0);
+    expect(up.stdout).toContain("installed bundle acme 1.1.0");
   });
 
   it('update re-fetches from the recorded URL; rollback returns to the version it replaced', async () => {

@@ -77,6 +77,34 @@ describe('pack sources', () => {
     expect(r.problems.filter((p) => p.severity === 'error')).toHaveLength(2);
   });
 
+  it("a bundle's programs: data (grammars) is used by its rules", async () => {
+    const text = `pack: k8s
+version: "1"
+programs:
+  kubectl:
+    value_options: [-n, --namespace]
+    inherit_options: true
+    subcommands:
+      delete:
+rules:
+  - id: no-delete
+    trigger: [pre_shell_exec]
+    match:
+      shell_segments:
+        - program: kubectl
+          subcommand: delete
+    action: deny
+    examples:
+      match: [kubectl -n prod delete ns x]
+      no_match: [kubectl -n delete get pods]
+`;
+    install('k8s', { 'k8s.yaml': text });
+    const r = await loadPolicyReport(paths(), { packsDir, bundlesDir, examples: true });
+    expect(r.problems).toEqual([]);
+    expect(decide(r.policy, 'kubectl -n prod delete ns x')).toBe('deny');
+    expect(decide(r.policy, 'kubectl -n delete get pods')).toBe('allow');
+  });
+
   it('a bundle under a file name that is not its own is refused', async () => {
     install('team', { 'team.yaml': pack('team', 'rm', 'allow') }, 'renamed.bundle');
     const r = await report();
