@@ -190,6 +190,9 @@ async function check(paths: Paths, bytes: Uint8Array, opts: { allowDowngrade: bo
   } catch {
     claimed = '';
   }
+  if (opts.expectName !== undefined && claimed !== '' && claimed !== opts.expectName) {
+    throw new PackError(`refused (name-mismatch): the bundle fetched is named "${claimed}", not "${opts.expectName}"`);
+  }
   const taken = new Map<string, string>();
   for (const s of report.sources) for (const p of s.packs) if (p.bundle?.name !== claimed || claimed === '') taken.set(p.id, p.origin);
   const target = installed(paths, claimed || 'bundle');
