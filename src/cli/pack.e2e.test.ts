@@ -283,6 +283,12 @@ describe('buckler pack, end to end', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('acme: refused (content-mismatch)');
     expect(state()).toEqual(before);
+    // ...or another team's bundle under the same URL.
+    served.set('/policy/acme.bundle', fs.readFileSync(path.join(root, 'clash-acme-platform.bundle')));
+    const other = await cli('pack', 'update', 'acme');
+    expect(other.status).toBe(1);
+    expect(other.stderr).toContain('acme: refused (name-mismatch): the bundle fetched is named "other", not "acme"');
+    expect(state()).toEqual(before);
 
     const back = await cli('pack', 'rollback', 'acme');
     expect(back.stderr).toBe('');
