@@ -2,12 +2,13 @@
 # Buckler's installer. See docs/install.md.
 #
 #   setup.sh install   [--from TARBALL | --from-registry [VERSION]] [--harness NAME]... [--no-hooks] [--online]
-#   setup.sh update    [--from TARBALL | --from-registry [VERSION]] [--harness NAME]... [--no-hooks] [--online]
+#   setup.sh update    [--from TARBALL | --from-registry [VERSION]] [--harness NAME]... [--no-hooks] [--online] [--with-packs]
 #   setup.sh update    --rollback
 #   setup.sh uninstall [--purge-config] [--force]
 #   setup.sh paths     [--json]
 #
-# No network access unless asked for (--from-registry, --online).
+# No network access unless asked for (--from-registry, --online, --with-packs: the last re-fetches
+# each installed signed pack bundle from its recorded source, docs/pack-bundles.md).
 # Bash 3.2 compatible (macOS): no associative arrays, no mapfile, no ${x,,}.
 set -euo pipefail
 # npm must not phone home (update checks, funding, audit) unless we ask it to fetch something.
@@ -124,6 +125,7 @@ bk_resolve_paths() {
   bk_join BK_AUDIT_LOG "$BK_STATE_HOME" audit.jsonl
   bk_join BK_CACHE_DIR "$BK_STATE_HOME" cache
   bk_join BK_VERSIONS_DIR "$BK_DATA_HOME" versions
+  bk_join BK_BUNDLES_DIR "$BK_DATA_HOME" bundles
   bk_join BK_CURRENT "$BK_DATA_HOME" current
   if [[ $BK_PLATFORM == win32 ]]; then bk_join BK_LAUNCHER "$BK_BIN_DIR" buckler.cmd; else bk_join BK_LAUNCHER "$BK_BIN_DIR" buckler; fi
   # harnessHomeDir / harnessConfigFile(…, 'user', …)
@@ -204,7 +206,7 @@ cmd_paths() {
     local key var out='{' sep=
     for key in platform:BK_PLATFORM home:BK_HOME dataHome:BK_DATA_HOME configHome:BK_CONFIG_HOME \
       stateHome:BK_STATE_HOME configFile:BK_CONFIG_FILE rulesDir:BK_RULES_DIR auditLog:BK_AUDIT_LOG \
-      cacheDir:BK_CACHE_DIR versionsDir:BK_VERSIONS_DIR current:BK_CURRENT binDir:BK_BIN_DIR \
+      cacheDir:BK_CACHE_DIR versionsDir:BK_VERSIONS_DIR bundlesDir:BK_BUNDLES_DIR current:BK_CURRENT binDir:BK_BIN_DIR \
       launcher:BK_LAUNCHER; do
       var=${key#*:}
       bk_json_str "${!var}"
@@ -223,7 +225,7 @@ cmd_paths() {
     printf '%-20s %s\n' \
       'data home' "$BK_DATA_HOME" 'config home' "$BK_CONFIG_HOME" 'state home' "$BK_STATE_HOME" \
       'config file' "$BK_CONFIG_FILE" 'user rules' "$BK_RULES_DIR" 'audit log' "$BK_AUDIT_LOG" \
-      'cache' "$BK_CACHE_DIR" 'versions' "$BK_VERSIONS_DIR" 'current' "$BK_CURRENT" \
+      'cache' "$BK_CACHE_DIR" 'versions' "$BK_VERSIONS_DIR" 'pack bundles' "$BK_BUNDLES_DIR" 'current' "$BK_CURRENT" \
       'bin dir' "$BK_BIN_DIR" 'launcher' "$BK_LAUNCHER" \
       'cursor (user)' "$BK_CURSOR_USER" 'claude-code (user)' "$BK_CLAUDE_USER"
   fi
@@ -657,7 +659,7 @@ bk_check_harness_name() {
 # ------------------------------------------------------------------------------------------
 
 cmd_install() {
-  local mode=$1 from= registry=0 registry_version= online=0 no_hooks=0 rollback=0 h
+  local mode=$1 from= registry=0 registry_version= online=0 no_hooks=0 rollback=0 with_packs=0 h
   local -a harnesses=()
   shift
   while (($#)); do
@@ -673,6 +675,7 @@ cmd_install() {
       --harness=*) harnesses+=("${1#--harness=}") ;;
       --no-hooks) no_hooks=1 ;;
       --rollback) [[ $mode == update ]] || bk_die "--rollback goes with update"; rollback=1 ;;
+      --with-packs) [[ $mode == update ]] || bk_die "--with-packs goes with update"; with_packs=1 ;;
       *) bk_die "$mode: unknown option '$1' (see docs/install.md)" ;;
     esac
     shift
@@ -694,6 +697,7 @@ cmd_install() {
     bk_die "Buckler is not installed in $BK_DATA_HOME; run 'setup.sh install' first"
   fi
   if ((rollback)); then
+    ((!with_packs)) || bk_die "--with-packs does not go with --rollback (roll a bundle back with: buckler pack rollback NAME)"
     bk_rollback "$existing"
     return
   fi
@@ -762,6 +766,11 @@ cmd_install() {
   bk_say "launcher: $BK_LAUNCHER"
 
   local status=0
+  if ((with_packs)); then
+    # The new version updates the bundles: it verifies them as it will load them.
+    bk_say "updating signed pack bundles (--with-packs)"
+    "$NODE" "$target/dist/buckler.cjs" pack update || { status=1; bk_warn "some pack bundles were not updated (see above); each one left as it was"; }
+  fi
   if ((${#wire[@]})); then
     bk_wire_hooks "${wire[@]}" || status=1
   elif [[ $mode == install && $no_hooks == 0 ]]; then
@@ -885,6 +894,16 @@ cmd_uninstall() {
     [[ ! -e $BK_CONFIG_FILE && ! -e $BK_RULES_DIR ]] ||
       bk_say "kept your configuration in $BK_CONFIG_HOME (uninstall --purge-config removes it)"
     [[ ! -e $BK_AUDIT_LOG ]] || bk_say "kept the audit log $BK_AUDIT_LOG (uninstall --purge-config removes it)"
+  fi
+  # Installed signed pack bundles (buckler pack): kept like the configuration that trusts them.
+  if [[ -d $BK_BUNDLES_DIR ]]; then
+    if ((purge)); then
+      rm -rf "$BK_BUNDLES_DIR"
+      bk_say "removed the installed pack bundles in $BK_BUNDLES_DIR (--purge-config)"
+    else
+      rmdir "$BK_BUNDLES_DIR/previous" "$BK_BUNDLES_DIR/sources" "$BK_BUNDLES_DIR" 2>/dev/null || true
+      [[ ! -e $BK_BUNDLES_DIR ]] || bk_say "kept the installed pack bundles in $BK_BUNDLES_DIR (uninstall --purge-config removes them)"
+    fi
   fi
   # Only directories that are now empty; never anything of the person's.
   bk_unlock

@@ -34,6 +34,8 @@ export interface Paths {
   auditLog: string;
   cacheDir: string;
   versionsDir: string;
+  /** Installed signed pack bundles (docs/pack-bundles.md): `<name>.bundle`, `previous/`, `sources/`. */
+  bundlesDir: string;
   /** Symlink (a pointer file on Windows) to the active `versions/<version>`. */
   current: string;
   /** Where `setup.sh` puts the `buckler` launcher. */
@@ -139,6 +141,7 @@ export function resolvePaths(ctx: PathContext): Paths {
     auditLog: j(stateHome, 'audit.jsonl'),
     cacheDir: j(stateHome, 'cache'),
     versionsDir: j(dataHome, 'versions'),
+    bundlesDir: j(dataHome, 'bundles'),
     current: j(dataHome, 'current'),
     binDir,
     launcher: j(binDir, win ? 'buckler.cmd' : 'buckler'),

@@ -3,7 +3,7 @@
  * npm registry that cannot answer (so any network use fails the test):
  * install from this checkout (npm pack + offline dependencies), a working `buckler` on PATH,
  * Cursor and Claude Code wired beside other tools' hooks, update from a checksummed tarball,
- * rollback, a refused tarball, and an uninstall that leaves the configs byte-for-byte as they
+ * rollback, update --with-packs (signed pack bundles re-fetched), a refused tarball, and an uninstall that leaves the configs byte-for-byte as they
  * were. Steps run in order and share the home.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -161,6 +161,44 @@ describe('scripts/setup.sh', () => {
     expect(fs.readlinkSync(path.join(dataHome(), 'current'))).toBe(`versions/${VERSION}`);
     expect(buckler('--version').stdout.trim()).toBe(VERSION);
   }, 60_000);
+
+  it('update --with-packs re-fetches installed pack bundles; without it they stay as they were', () => {
+    const work = fs.mkdtempSync(path.join(scratch, 'packs-'));
+    const key = path.join(work, 'team.key');
+    expect(buckler('pack', 'keygen', '--out', key).status).toBe(0);
+    const configFile = path.join(home, '.config', 'buckler', 'config.toml');
+    fs.mkdirSync(path.dirname(configFile), { recursive: true });
+    fs.writeFileSync(configFile, `[bundles]\ntrusted_keys = ["${fs.readFileSync(`${key}.pub`, 'utf8').trim()}"]\n`);
+    const packs = path.join(work, 'packs');
+    fs.mkdirSync(packs);
+    fs.writeFileSync(
+      path.join(packs, 'acme.yaml'),
+      'pack: acme\nversion: "1"\nrules:\n  - id: no-terraform-destroy\n    trigger: [pre_shell_exec, pre_shell_tool]\n    match:\n      shell_segments:\n        - program: terraform\n          subcommand: destroy\n    action: deny\n',
+    );
+    // The team publishes to one place (a file share here); machines install from it.
+    const published = path.join(work, 'acme.bundle');
+    const sign = (version: string): void => {
+      const r = buckler('pack', 'sign', packs, '--key', key, '--name', 'acme', '--version', version, '--out', published);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    };
+    sign('1.0.0');
+    expect(buckler('pack', 'install', published).status).toBe(0);
+    sign('1.1.0');
+    const tarball = makeTarball(`${VERSION}-next.2`);
+    fs.writeFileSync(`${tarball}.sha256`, `${sha(tarball, 'hex')}  ${path.basename(tarball)}\n`);
+    const plain = setup('update', '--from', tarball);
+    expect(plain.status).toBe(0);
+    expect(buckler('pack', 'list').stdout).toMatch(/^acme 1\.0\.0 /);
+    const r = setup('update', '--from', tarball, '--with-packs');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('installed bundle acme 1.1.0');
+    expect(buckler('pack', 'list').stdout).toMatch(/^acme 1\.1\.0 /);
+    expect(buckler('check', 'terraform destroy').status).toBe(1);
+    expect(buckler('pack', 'remove', 'acme').status).toBe(0);
+    fs.rmSync(configFile);
+  }, 120_000);
 
   it('refuses a tarball whose checksum does not match, and changes nothing', () => {
     const tarball = makeTarball(`${VERSION}-bad.1`);

@@ -20,6 +20,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
   hooks: { summary: 'merge|strip|status Buckler in a harness config', load: () => import('./hooks.ts') },
   paths: { summary: 'print the files and directories Buckler uses', load: () => import('./paths.ts') },
   log: { summary: 'show recent decisions from the audit log', load: () => import('./log.ts') },
+  pack: { summary: 'signed pack bundles: keygen|sign|install|list|update|rollback|remove', load: () => import('./pack.ts') },
   doctor: { summary: 'check that Buckler really guards every harness here; exit 1 on a problem', load: () => import('./doctor.ts') },
 };
 

@@ -68,6 +68,7 @@ export function renderPaths(r: PathsReport): string {
     ['audit log', p.auditLog],
     ['cache', p.cacheDir],
     ['versions', p.versionsDir],
+    ['pack bundles', p.bundlesDir],
     ['current', p.current],
     ['bin dir', p.binDir],
     ['launcher', p.launcher],
