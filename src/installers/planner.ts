@@ -80,7 +80,7 @@ export function planMerge(installer: HarnessInstaller, snap: ConfigSnapshot, com
     return { ...plan, changes: edit.changes, fileAction: 'create', after, backup };
   }
   const value = editable(installer, snap);
-  plan.warnings.push(...installer.warnings(value));
+  plan.warnings.push(...installer.warnings(value, snap.file));
   const edit = installer.wire(value, command);
   if (edit.changes.length === 0) return { ...plan, changes: [], fileAction: 'none', after: snap.bytes, backup };
   // A file that holds nothing but Buckler's own entries has no original worth keeping: strip
