@@ -16,4 +16,17 @@ export const codexAdapter: Adapter = {
   adaptOutput: adaptCodexOutput,
   isBeforeAction: codexIsBeforeAction,
   isBlocking: codexIsBlocking,
+  // Every key `pre-tool-use.command.input` requires, as 0.169.0 sends them.
+  selfTestEvent: (command, cwd) => ({
+    session_id: 'buckler-doctor',
+    turn_id: 'buckler-doctor',
+    transcript_path: null,
+    cwd,
+    hook_event_name: 'PreToolUse',
+    model: 'buckler-doctor',
+    permission_mode: 'default',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'buckler-doctor',
+  }),
 };

@@ -17,4 +17,14 @@ export const copilotCliAdapter: Adapter = {
   adaptOutput: adaptCopilotOutput,
   isBeforeAction: copilotIsBeforeAction,
   isBlocking: copilotIsBlocking,
+  // A native preToolUse as the adapter sees it: with the `hookName` the driver adds from
+  // `--event`, so the self-test reads the same whether or not the command passes --event.
+  selfTestEvent: (command, cwd) => ({
+    hookName: 'preToolUse',
+    sessionId: 'buckler-doctor',
+    timestamp: 0,
+    cwd,
+    toolName: 'bash',
+    toolArgs: { command },
+  }),
 };

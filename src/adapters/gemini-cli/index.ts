@@ -17,4 +17,13 @@ export const geminiCliAdapter: Adapter = {
   adaptOutput: adaptGeminiOutput,
   isBeforeAction: geminiIsBeforeAction,
   isBlocking: geminiIsBlocking,
+  selfTestEvent: (command, cwd) => ({
+    session_id: 'buckler-doctor',
+    transcript_path: '',
+    cwd,
+    hook_event_name: 'BeforeTool',
+    timestamp: '2026-01-01T00:00:00.000Z',
+    tool_name: 'run_shell_command',
+    tool_input: { command, description: 'buckler doctor self-test' },
+  }),
 };

@@ -23,6 +23,10 @@ export const codexInstaller: HarnessInstaller = {
   name: 'codex',
   scopes: HARNESS_SCOPES.codex,
   hooks: CODEX_HOOKS,
+  cli: { bin: 'codex', versionArgs: ['--version'] },
+  // Codex's switches live in config.toml, not in hooks.json (`[features] hooks = false`), and
+  // its trust state is a hash Buckler cannot check: both are in docs/adapters/codex.md.
+  offSwitches: [],
   emptyConfig: () => ({}),
   problem: (value) => groupProblem(value, WIRING),
   warnings: () => [CODEX_TRUST_NOTE],

@@ -38,6 +38,16 @@ export const copilotCliInstaller: HarnessInstaller = {
   name: 'copilot-cli',
   scopes: HARNESS_SCOPES['copilot-cli'],
   hooks: COPILOT_HOOKS,
+  cli: { bin: 'copilot', versionArgs: ['--version'] },
+  // cli-main.js 1.0.102: "`disableAllHooks`: whether to disable all hooks (repo-level and user-level)".
+  offSwitches: [
+    {
+      scopes: ['user', 'project'],
+      key: 'disableAllHooks',
+      value: true,
+      effect: 'Copilot CLI runs no hooks at all (user and repository), Buckler included',
+    },
+  ],
   // The flat-list edits keep a `hooks` object they emptied: a file merge created is this again.
   emptyConfig: () => ({ hooks: {} }),
   problem: flatProblem,

@@ -32,6 +32,10 @@ export const geminiCliInstaller: HarnessInstaller = {
   name: 'gemini-cli',
   scopes: HARNESS_SCOPES['gemini-cli'],
   hooks: GEMINI_HOOKS,
+  cli: { bin: 'gemini', versionArgs: ['--version'] },
+  // Gemini's switch is nested (`hooksConfig.enabled: false`, and `buckler` in
+  // `hooksConfig.disabled`); off switches are top-level keys, so `warnings` reports these.
+  offSwitches: [],
   emptyConfig: () => ({}),
   problem: (value) => groupProblem(value, WIRING),
   warnings,
