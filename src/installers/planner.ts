@@ -77,6 +77,8 @@ export function planMerge(installer: HarnessInstaller, snap: ConfigSnapshot, com
   if (!snap.exists) {
     const edit = installer.wire(installer.emptyConfig(), command);
     const after = Buffer.from(serialize(edit.value, DEFAULT_STYLE), 'utf8');
+    // What the harness needs besides the file (a trust step) applies to a new file too.
+    plan.warnings.push(...installer.warnings(edit.value, snap.file));
     return { ...plan, changes: edit.changes, fileAction: 'create', after, backup };
   }
   const value = editable(installer, snap);
