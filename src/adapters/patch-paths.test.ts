@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patchFiles, withPatchPaths } from './patch-paths.ts';
+import { patchFiles, patchToolPaths } from './patch-paths.ts';
 
 const PATCH = [
   '*** Begin Patch',
@@ -33,10 +33,15 @@ describe('patch paths', () => {
     expect(patchFiles('echo hi')).toEqual([]);
     expect(patchFiles('*** Update File: ')).toEqual([]);
   });
-  it('adds file_paths (each once) and patch_files, keeping the harness keys', () => {
-    const got = withPatchPaths({ command: PATCH }, PATCH);
-    expect(got.command).toBe(PATCH);
-    expect(got.file_paths).toEqual(['docs/new.md', 'src/app.ts', 'src/main.ts', '.env']);
-    expect(got.patch_files).toHaveLength(5);
+  it('gives the contract paths: written, deleted, a move deletes its source; each once per access', () => {
+    expect(patchToolPaths(PATCH)).toEqual([
+      { path: 'docs/new.md', access: 'write' },
+      { path: 'src/app.ts', access: 'delete' },
+      { path: 'src/main.ts', access: 'write' },
+      { path: '.env', access: 'delete' },
+      { path: 'src/app.ts', access: 'write' },
+    ]);
+    expect(patchToolPaths('*** Update File: a\n*** Update File: a\n')).toEqual([{ path: 'a', access: 'write' }]);
+    expect(patchToolPaths('no patch')).toEqual([]);
   });
 });

@@ -5,6 +5,8 @@
  * ` `, `+` or `-`, so patch content cannot fake a header.
  */
 
+import type { Access, ToolPath } from '../core/contract.ts';
+
 export type PatchOp = 'add' | 'update' | 'delete' | 'move';
 
 export interface PatchFile {
@@ -34,11 +36,21 @@ export function patchFiles(patch: string): PatchFile[] {
 }
 
 /**
- * A patch tool's input with the paths it touches added in Buckler's neutral form:
- * `file_paths` (every path, each once, in order) and `patch_files` (`{op, path}` per header).
- * The harness's own keys are kept as they were.
+ * The paths a patch touches, in the contract's neutral form (`tool.paths`): an added or updated
+ * file is written, a deleted one deleted, and an update followed by `*** Move to:` deletes its
+ * source and writes its destination. Each path once per access, in order.
  */
-export function withPatchPaths(input: Record<string, unknown>, patch: string): Record<string, unknown> {
+export function patchToolPaths(patch: string): ToolPath[] {
   const files = patchFiles(patch);
-  return { ...input, file_paths: [...new Set(files.map((f) => f.path))], patch_files: files };
+  const out: ToolPath[] = [];
+  const seen = new Set<string>();
+  files.forEach((f, i) => {
+    const moved = f.op === 'update' && files[i + 1]?.op === 'move';
+    const access: Access = f.op === 'delete' || moved ? 'delete' : 'write';
+    const key = `${access}\0${f.path}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ path: f.path, access });
+  });
+  return out;
 }

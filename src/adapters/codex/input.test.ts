@@ -30,22 +30,23 @@ describe('Codex input: events Buckler gates', () => {
         trigger: 'pre_shell_tool',
         tool: {
           name: 'apply_patch',
-          input: {
-            command: PATCH,
-            file_paths: ['src/a.ts', 'src/b.ts', '.env'],
-            patch_files: [
-              { op: 'update', path: 'src/a.ts' },
-              { op: 'move', path: 'src/b.ts' },
-              { op: 'delete', path: '.env' },
-            ],
-          },
+          input: { command: PATCH },
+          paths: [
+            { path: 'src/a.ts', access: 'delete' },
+            { path: 'src/b.ts', access: 'write' },
+            { path: '.env', access: 'delete' },
+          ],
         },
+        shell: undefined,
       },
     },
     {
-      name: 'PreToolUse of an MCP tool keeps its name and arguments, no shell',
-      raw: ev('PreToolUse', { tool_name: 'mcp__pg__sql', tool_input: { query: 'x' } }),
-      want: { trigger: 'pre_shell_tool', tool: { name: 'mcp__pg__sql', input: { query: 'x' } } },
+      name: 'PreToolUse of an MCP tool keeps its name and arguments, and names server and tool',
+      raw: ev('PreToolUse', { tool_name: 'mcp__pg__run__sql', tool_input: { query: 'x' } }),
+      want: {
+        trigger: 'pre_shell_tool',
+        tool: { name: 'mcp__pg__run__sql', input: { query: 'x' }, mcp: { server: 'pg', tool: 'run__sql', arguments: { query: 'x' } } },
+      },
     },
     {
       name: 'PreToolUse of a tool whose input is not an object keeps it as it is',

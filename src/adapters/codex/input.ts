@@ -2,13 +2,13 @@
  * Codex event → PolicyInput. PreToolUse and PostToolUse are read strictly (a wrong or missing
  * field is a PolicyError); every other event becomes `unknown_harness_event`, read leniently.
  * Every tool Codex reports is carried as `tool` (shell `Bash`, file edits `apply_patch`, MCP
- * `mcp__<server>__<tool>`, …); a Bash call also as `shell`, and an `apply_patch` call gets
- * the paths from its patch headers (`file_paths`, `patch_files`).
+ * `mcp__<server>__<tool>`, …); a Bash call also as `shell`, an `apply_patch` call gets
+ * `tool.paths` from its patch headers, and an MCP call `tool.mcp`.
  */
-import { POLICY_IO_VERSION, PolicyError, type PolicyInput, type SessionInfo, type Trigger } from '../../core/contract.ts';
-import { withPatchPaths } from '../patch-paths.ts';
+import { POLICY_IO_VERSION, PolicyError, type McpCall, type PolicyInput, type SessionInfo, type Trigger } from '../../core/contract.ts';
+import { patchToolPaths } from '../patch-paths.ts';
 import { isObject, lenientString, optNonEmpty, optString, payloadObject, reqString, type JsonObject } from '../payload.ts';
-import { CODEX_PATCH_TOOL, CODEX_SHELL_TOOL } from './types.ts';
+import { CODEX_MCP_PREFIX, CODEX_PATCH_TOOL, CODEX_SHELL_TOOL } from './types.ts';
 
 const TOOL_TRIGGERS: Readonly<Record<string, Trigger>> = {
   PreToolUse: 'pre_shell_tool',
@@ -39,16 +39,26 @@ function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput 
   if (name === CODEX_SHELL_TOOL || name === CODEX_PATCH_TOOL) {
     if (!isObject(raw)) throw new PolicyError('bad_payload', `${where}: the ${name} tool call has no "tool_input" object`);
     const command = reqString(raw, 'command', `${where} ${name} tool_input`);
-    if (name === CODEX_SHELL_TOOL) {
-      input.tool = { name, input: raw };
-      input.shell = cwd === undefined ? { command } : { command, cwd };
-    } else {
-      input.tool = { name, input: withPatchPaths(raw, command) };
-    }
+    input.tool = { name, input: raw };
+    if (name === CODEX_SHELL_TOOL) input.shell = cwd === undefined ? { command } : { command, cwd };
+    else input.tool.paths = patchToolPaths(command);
     return input;
   }
   input.tool = raw === undefined || raw === null ? { name } : { name, input: raw };
+  const mcp = mcpCall(name, raw);
+  if (mcp !== undefined) input.tool.mcp = mcp;
   return input;
+}
+
+/** `mcp__<server>__<tool>` split at the first `__` after the prefix (a tool name may hold `__`). */
+export function mcpCall(name: string, args: unknown): McpCall | undefined {
+  if (!name.startsWith(CODEX_MCP_PREFIX)) return undefined;
+  const rest = name.slice(CODEX_MCP_PREFIX.length);
+  const cut = rest.indexOf('__');
+  if (cut <= 0 || cut + 2 >= rest.length) return undefined;
+  const call: McpCall = { server: rest.slice(0, cut), tool: rest.slice(cut + 2) };
+  if (args !== undefined && args !== null) call.arguments = args;
+  return call;
 }
 
 /** Events Buckler does not gate: carried for user rules on `unknown_harness_event`, never judged. */

@@ -25,14 +25,23 @@ describe('Copilot CLI input (native, event from hookName)', () => {
       want: { shell: { command: 'ls', cwd: '/proj' } },
     },
     {
-      name: 'a file tool keeps its name and arguments, no shell',
+      name: 'a file tool keeps its name and arguments, and names the path it writes',
       raw: ev('preToolUse', { toolName: 'create', toolArgs: { path: '/proj/.env', file_text: 'x' } }),
-      want: { trigger: 'pre_shell_tool', tool: { name: 'create', input: { path: '/proj/.env', file_text: 'x' } }, shell: undefined },
+      want: {
+        trigger: 'pre_shell_tool',
+        tool: { name: 'create', input: { path: '/proj/.env', file_text: 'x' }, paths: [{ path: '/proj/.env', access: 'write' }] },
+        shell: undefined,
+      },
+    },
+    {
+      name: 'view reads; str_replace_editor says what it does in `command`',
+      raw: ev('preToolUse', { toolName: 'str_replace_editor', toolArgs: { command: 'view', path: '/proj/.env' } }),
+      want: { tool: { name: 'str_replace_editor', input: { command: 'view', path: '/proj/.env' }, paths: [{ path: '/proj/.env', access: 'read' }] } },
     },
     {
       name: 'apply_patch with the patch as its argument gets the paths from the headers',
       raw: ev('preToolUse', { toolName: 'apply_patch', toolArgs: PATCH }),
-      want: { tool: { name: 'apply_patch', input: { input: PATCH, file_paths: ['.env'], patch_files: [{ op: 'add', path: '.env' }] } } },
+      want: { tool: { name: 'apply_patch', input: PATCH, paths: [{ path: '.env', access: 'write' }] } },
     },
     {
       name: 'postToolUseFailure → post_tool_failure',

@@ -3,10 +3,11 @@
  * permissionRequest, added by the driver from `--event` on the others). preToolUse,
  * postToolUse and postToolUseFailure are read strictly; every other event becomes
  * `unknown_harness_event`, read leniently. Every tool is carried as `tool` with Copilot's name
- * (`bash`, `create`, `edit`, `view`, MCP tools, …); a shell call also as `shell`.
+ * (`bash`, `create`, `edit`, `view`, MCP tools, …); a shell call also as `shell`, and a file
+ * or patch tool gets `tool.paths` from its arguments.
  */
-import { POLICY_IO_VERSION, PolicyError, type PolicyInput, type SessionInfo, type Trigger } from '../../core/contract.ts';
-import { withPatchPaths } from '../patch-paths.ts';
+import { POLICY_IO_VERSION, PolicyError, type Access, type PolicyInput, type SessionInfo, type ToolPath, type Trigger } from '../../core/contract.ts';
+import { patchToolPaths } from '../patch-paths.ts';
 import { isObject, lenientString, optNonEmpty, optString, payloadObject, reqString, type JsonObject } from '../payload.ts';
 import { COPILOT_EVENT_FIELD, COPILOT_PATCH_TOOL, COPILOT_SHELL_TOOLS } from './types.ts';
 
@@ -43,6 +44,17 @@ function toolArgsOf(v: unknown): unknown {
   }
 }
 
+/** File tools (cli-main.js tool schemas): the `path` argument and how the tool uses it. */
+const FILE_TOOLS: Readonly<Record<string, Access>> = { view: 'read', create: 'write', edit: 'write', str_replace: 'write' };
+/** `str_replace_editor` names its action in `command`. */
+const EDITOR_COMMANDS: Readonly<Record<string, Access>> = { view: 'read', create: 'write', str_replace: 'write', insert: 'write' };
+
+function filePaths(name: string, args: unknown): ToolPath[] | undefined {
+  if (!isObject(args) || typeof args.path !== 'string' || args.path === '') return undefined;
+  const access = name === 'str_replace_editor' ? EDITOR_COMMANDS[String(args.command)] : FILE_TOOLS[name];
+  return access === undefined ? undefined : [{ path: args.path, access }];
+}
+
 /** The patch text of an `apply_patch` call, when its arguments carry one as text. */
 function patchText(args: unknown): string | undefined {
   if (typeof args === 'string') return args;
@@ -64,7 +76,10 @@ function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput 
     input.shell = cwd === undefined ? { command } : { command, cwd };
   } else if (name === COPILOT_PATCH_TOOL) {
     const patch = patchText(args);
-    if (patch !== undefined) input.tool = { name, input: withPatchPaths(isObject(args) ? args : { input: patch }, patch) };
+    if (patch !== undefined) input.tool.paths = patchToolPaths(patch);
+  } else {
+    const paths = filePaths(name, args);
+    if (paths !== undefined) input.tool.paths = paths;
   }
   return input;
 }

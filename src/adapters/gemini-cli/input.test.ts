@@ -29,14 +29,26 @@ describe('Gemini CLI input: events Buckler gates', () => {
       want: { shell: { command: 'ls', cwd: '/tmp' } },
     },
     {
-      name: 'BeforeTool write_file keeps the tool, no shell',
+      name: 'BeforeTool write_file keeps the tool and names the path it writes, no shell',
       raw: ev('BeforeTool', { tool_name: 'write_file', tool_input: { file_path: '/proj/.env', content: 'x' } }),
-      want: { trigger: 'pre_shell_tool', tool: { name: 'write_file', input: { file_path: '/proj/.env', content: 'x' } }, shell: undefined },
+      want: {
+        trigger: 'pre_shell_tool',
+        tool: { name: 'write_file', input: { file_path: '/proj/.env', content: 'x' }, paths: [{ path: '/proj/.env', access: 'write' }] },
+        shell: undefined,
+      },
     },
     {
-      name: 'BeforeTool of an MCP tool keeps its qualified name',
-      raw: ev('BeforeTool', { tool_name: 'mcp_pg_sql', tool_input: { query: 'x' }, mcp_context: { server_name: 'pg', tool_name: 'sql' } }),
-      want: { trigger: 'pre_shell_tool', tool: { name: 'mcp_pg_sql', input: { query: 'x' } } },
+      name: 'read_file reads, list_directory looks at metadata',
+      raw: ev('BeforeTool', { tool_name: 'read_file', tool_input: { file_path: '.env' } }),
+      want: { tool: { name: 'read_file', input: { file_path: '.env' }, paths: [{ path: '.env', access: 'read' }] } },
+    },
+    {
+      name: 'BeforeTool of an MCP tool keeps its qualified name; mcp_context names server and tool',
+      raw: ev('BeforeTool', { tool_name: 'mcp_my_pg_sql', tool_input: { query: 'x' }, mcp_context: { server_name: 'my_pg', tool_name: 'sql' } }),
+      want: {
+        trigger: 'pre_shell_tool',
+        tool: { name: 'mcp_my_pg_sql', input: { query: 'x' }, mcp: { server: 'my_pg', tool: 'sql', arguments: { query: 'x' } } },
+      },
     },
     {
       name: 'AfterTool → post_tool_success with the command',

@@ -3,9 +3,10 @@
  * missing field is a PolicyError); every other event becomes `unknown_harness_event`, read
  * leniently. Every tool is carried as `tool` with Gemini's own name (`run_shell_command`,
  * `write_file`, `replace`, `read_file`, `mcp_<server>_<tool>`, …); a shell call also as `shell`,
- * its working directory being `tool_input.dir_path` resolved against the project (`cwd`).
+ * its working directory being `tool_input.dir_path` resolved against the project (`cwd`). File
+ * tools get `tool.paths`, MCP tools `tool.mcp` (from the payload's `mcp_context`).
  */
-import { POLICY_IO_VERSION, PolicyError, type PolicyInput, type SessionInfo, type Trigger } from '../../core/contract.ts';
+import { POLICY_IO_VERSION, PolicyError, type Access, type McpCall, type PolicyInput, type SessionInfo, type ToolPath, type Trigger } from '../../core/contract.ts';
 import { isObject, lenientString, optNonEmpty, optObject, optString, payloadObject, reqString, type JsonObject } from '../payload.ts';
 import { GEMINI_SHELL_TOOL } from './types.ts';
 
@@ -37,6 +38,32 @@ function shellCwd(projectDir: string | undefined, dirPath: string | undefined): 
   return `${projectDir.replace(/[\\/]+$/, '')}/${dirPath}`;
 }
 
+/** File tools (0.61.0 tool schemas): the argument naming the path, and how the tool uses it. */
+const FILE_TOOLS: Readonly<Record<string, [string, Access]>> = {
+  read_file: ['file_path', 'read'],
+  write_file: ['file_path', 'write'],
+  replace: ['file_path', 'write'],
+  list_directory: ['dir_path', 'metadata'],
+  glob: ['dir_path', 'metadata'],
+  grep_search: ['dir_path', 'read'],
+};
+
+function filePaths(name: string, args: JsonObject | undefined): ToolPath[] | undefined {
+  const spec = FILE_TOOLS[name];
+  if (spec === undefined || args === undefined) return undefined;
+  const p = args[spec[0]];
+  return typeof p === 'string' && p !== '' ? [{ path: p, access: spec[1] }] : undefined;
+}
+
+/** `mcp_context` names the server and its own tool name exactly (the qualified name may not split). */
+function mcpCall(o: JsonObject, args: JsonObject | undefined): McpCall | undefined {
+  const ctx = o.mcp_context;
+  if (!isObject(ctx) || typeof ctx.server_name !== 'string' || typeof ctx.tool_name !== 'string') return undefined;
+  const call: McpCall = { server: ctx.server_name, tool: ctx.tool_name };
+  if (args !== undefined) call.arguments = args;
+  return call;
+}
+
 function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput {
   const where = `Gemini CLI ${event}`;
   const cwd = optNonEmpty(o, 'cwd', where);
@@ -44,6 +71,10 @@ function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput 
   const name = reqString(o, 'tool_name', where);
   const toolInput = optObject(o, 'tool_input', where);
   input.tool = toolInput === undefined ? { name } : { name, input: toolInput };
+  const paths = filePaths(name, toolInput);
+  if (paths !== undefined) input.tool.paths = paths;
+  const mcp = mcpCall(o, toolInput);
+  if (mcp !== undefined) input.tool.mcp = mcp;
   if (name === GEMINI_SHELL_TOOL) {
     if (toolInput === undefined) throw new PolicyError('bad_payload', `${where}: the ${name} call has no "tool_input"`);
     const w = `${where} ${name} tool_input`;
