@@ -134,7 +134,19 @@ bk_resolve_paths() {
   BK_CLAUDE_HOME=${CLAUDE_CONFIG_DIR:-}
   [[ -n $BK_CLAUDE_HOME ]] || bk_join BK_CLAUDE_HOME "$BK_HOME" .claude
   bk_join BK_CLAUDE_USER "$BK_CLAUDE_HOME" settings.json
+  BK_CODEX_HOME=${CODEX_HOME:-}
+  [[ -n $BK_CODEX_HOME ]] || bk_join BK_CODEX_HOME "$BK_HOME" .codex
+  bk_join BK_CODEX_USER "$BK_CODEX_HOME" hooks.json
+  local gemini_base=${GEMINI_CLI_HOME:-$BK_HOME}
+  bk_join BK_GEMINI_HOME "$gemini_base" .gemini
+  bk_join BK_GEMINI_USER "$BK_GEMINI_HOME" settings.json
+  BK_COPILOT_HOME=${COPILOT_HOME:-}
+  [[ -n $BK_COPILOT_HOME ]] || bk_join BK_COPILOT_HOME "$BK_HOME" .copilot
+  bk_join BK_COPILOT_USER "$BK_COPILOT_HOME" settings.json
 }
+
+# Every harness setup.sh can wire, in the order it wires them.
+BK_HARNESSES=(cursor claude-code codex gemini-cli copilot-cli)
 
 # ------------------------------------------------------------------------------------------
 # Messages and small helpers
@@ -179,12 +191,18 @@ bk_harness_home() {
   case $1 in
     cursor) printf '%s' "$BK_CURSOR_HOME" ;;
     claude-code) printf '%s' "$BK_CLAUDE_HOME" ;;
+    codex) printf '%s' "$BK_CODEX_HOME" ;;
+    gemini-cli) printf '%s' "$BK_GEMINI_HOME" ;;
+    copilot-cli) printf '%s' "$BK_COPILOT_HOME" ;;
   esac
 }
 bk_harness_user_file() {
   case $1 in
     cursor) printf '%s' "$BK_CURSOR_USER" ;;
     claude-code) printf '%s' "$BK_CLAUDE_USER" ;;
+    codex) printf '%s' "$BK_CODEX_USER" ;;
+    gemini-cli) printf '%s' "$BK_GEMINI_USER" ;;
+    copilot-cli) printf '%s' "$BK_COPILOT_USER" ;;
   esac
 }
 
@@ -213,21 +231,25 @@ cmd_paths() {
       out="$out$sep\"${key%%:*}\": $BK_J"
       sep=', '
     done
-    bk_json_str "$BK_CURSOR_HOME"
-    out="$out, \"harnesses\": {\"cursor\": {\"home\": $BK_J"
-    bk_json_str "$BK_CURSOR_USER"
-    out="$out, \"user\": $BK_J}, \"claude-code\": {\"home\": "
-    bk_json_str "$BK_CLAUDE_HOME"
-    out="$out$BK_J, \"user\": "
-    bk_json_str "$BK_CLAUDE_USER"
-    printf '%s%s}}}\n' "$out" "$BK_J"
+    local h hsep=
+    out="$out, \"harnesses\": {"
+    for h in "${BK_HARNESSES[@]}"; do
+      bk_json_str "$(bk_harness_home "$h")"
+      out="$out$hsep\"$h\": {\"home\": $BK_J"
+      bk_json_str "$(bk_harness_user_file "$h")"
+      out="$out, \"user\": $BK_J}"
+      hsep=', '
+    done
+    printf '%s}}\n' "$out"
   else
     printf '%-20s %s\n' \
       'data home' "$BK_DATA_HOME" 'config home' "$BK_CONFIG_HOME" 'state home' "$BK_STATE_HOME" \
       'config file' "$BK_CONFIG_FILE" 'user rules' "$BK_RULES_DIR" 'audit log' "$BK_AUDIT_LOG" \
       'cache' "$BK_CACHE_DIR" 'versions' "$BK_VERSIONS_DIR" 'pack bundles' "$BK_BUNDLES_DIR" 'current' "$BK_CURRENT" \
       'bin dir' "$BK_BIN_DIR" 'launcher' "$BK_LAUNCHER" \
-      'cursor (user)' "$BK_CURSOR_USER" 'claude-code (user)' "$BK_CLAUDE_USER"
+      'cursor (user)' "$BK_CURSOR_USER" 'claude-code (user)' "$BK_CLAUDE_USER" \
+      'codex (user)' "$BK_CODEX_USER" 'gemini-cli (user)' "$BK_GEMINI_USER" \
+      'copilot-cli (user)' "$BK_COPILOT_USER"
   fi
 }
 
@@ -627,7 +649,7 @@ bk_write_launcher() {
   bk_state_set launcher "$BK_LAUNCHER"
 }
 
-# Wires harnesses $@ (cursor, claude-code) through `buckler hooks merge`. Returns 1 if any failed.
+# Wires harnesses $@ (names in BK_HARNESSES) through `buckler hooks merge`. Returns 1 if any failed.
 bk_wire_hooks() {
   local h file failed=0 cmd
   # node and the bundle by absolute path, through `current`: stable across updates, and no
@@ -649,8 +671,8 @@ bk_wire_hooks() {
 
 bk_check_harness_name() {
   case $1 in
-    cursor | claude-code) ;;
-    *) bk_die "--harness $1: expected cursor, claude-code or all" ;;
+    cursor | claude-code | codex | gemini-cli | copilot-cli) ;;
+    *) bk_die "--harness $1: expected ${BK_HARNESSES[*]} or all" ;;
   esac
 }
 
@@ -713,10 +735,10 @@ cmd_install() {
     fi
     if ((${#harnesses[@]})); then
       for h in "${harnesses[@]}"; do
-        if [[ $h == all ]]; then want+=(cursor claude-code); else bk_check_harness_name "$h"; want+=("$h"); fi
+        if [[ $h == all ]]; then want+=("${BK_HARNESSES[@]}"); else bk_check_harness_name "$h"; want+=("$h"); fi
       done
     elif [[ $mode == install ]]; then
-      for h in cursor claude-code; do
+      for h in "${BK_HARNESSES[@]}"; do
         [[ ! -d $(bk_harness_home "$h") ]] || want+=("$h")
       done
     fi
@@ -774,7 +796,7 @@ cmd_install() {
   if ((${#wire[@]})); then
     bk_wire_hooks "${wire[@]}" || status=1
   elif [[ $mode == install && $no_hooks == 0 ]]; then
-    bk_say "no harness found (~/.cursor, ~/.claude); wire one later with: setup.sh update --harness cursor|claude-code"
+    bk_say "no harness found (~/.cursor, ~/.claude, ~/.codex, ~/.gemini, ~/.copilot); wire one later with: setup.sh update --harness NAME (${BK_HARNESSES[*]})"
   fi
   bk_path_hint
   return "$status"
@@ -854,8 +876,13 @@ cmd_uninstall() {
       failed=1
       continue
     fi
-    # The file recorded at install time wins over today's CLAUDE_CONFIG_DIR.
-    if (if [[ $h == claude-code ]]; then export CLAUDE_CONFIG_DIR="${file%/*}"; fi
+    # The file recorded at install time wins over today's CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME.
+    if (case $h in
+      claude-code) export CLAUDE_CONFIG_DIR="${file%/*}" ;;
+      codex) export CODEX_HOME="${file%/*}" ;;
+      gemini-cli) f=${file%/*}; export GEMINI_CLI_HOME="${f%/*}" ;;
+      copilot-cli) export COPILOT_HOME="${file%/*}" ;;
+    esac
       "$NODE" "$bundle" hooks strip --harness "$h" --scope user >"$BK_TMP/hooks.out" 2>&1); then
       bk_say "removed Buckler's $h hooks from $file"
     else

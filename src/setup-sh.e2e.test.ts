@@ -43,7 +43,7 @@ let snapshot: Map<string, string>;
 /** Every file under the harness directories, with its bytes (base64). */
 function harnessTree(): Map<string, string> {
   const out = new Map<string, string>();
-  for (const top of ['.cursor', '.claude']) {
+  for (const top of ['.cursor', '.claude', '.codex', '.gemini', '.copilot']) {
     const walk = (dir: string): void => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, e.name);
@@ -74,6 +74,12 @@ beforeAll(() => {
   fs.mkdirSync(path.join(home, '.claude'));
   fs.writeFileSync(path.join(home, '.cursor', 'hooks.json'), CURSOR_BEFORE);
   fs.writeFileSync(path.join(home, '.claude', 'settings.json'), CLAUDE_BEFORE);
+  // The harnesses of issue 12: two with a config of their own, one with only its folder.
+  fs.mkdirSync(path.join(home, '.codex'));
+  fs.mkdirSync(path.join(home, '.gemini'));
+  fs.mkdirSync(path.join(home, '.copilot'));
+  fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), '{\n  "theme": "dark"\n}\n');
+  fs.writeFileSync(path.join(home, '.copilot', 'settings.json'), '{"model": "gpt-5", "hooks": {"sessionStart": [{"type": "command", "bash": "./hi.sh"}]}}\n');
   snapshot = harnessTree();
   const nodeDir = path.dirname(process.execPath);
   env = {
@@ -133,6 +139,16 @@ describe('scripts/setup.sh', () => {
     const status = buckler('hooks', 'status', '--harness', 'all');
     expect(status.stdout).toMatch(/cursor: .* — wired/);
     expect(status.stdout).toMatch(/claude-code: .* — wired/);
+    for (const h of ['codex', 'gemini-cli', 'copilot-cli']) expect(status.stdout).toMatch(new RegExp(`${h}: .* — wired`));
+    // Copilot CLI's native payload names no event: the installed command passes it.
+    const copilot = JSON.parse(fs.readFileSync(path.join(home, '.copilot', 'settings.json'), 'utf8')) as {
+      hooks: { preToolUse: { bash: string }[] };
+    };
+    const pre = copilot.hooks.preToolUse[0]?.bash as string;
+    expect(pre).toMatch(/--driver copilot-cli --event preToolUse$/);
+    const native = { sessionId: 's', timestamp: 1, cwd: home, toolName: 'bash', toolArgs: { command: 'git push --force origin main' } };
+    const denied = spawnSync('sh', ['-c', pre], { env, input: JSON.stringify(native), encoding: 'utf8' });
+    expect(JSON.parse(denied.stdout)).toMatchObject({ permissionDecision: 'deny' });
   });
 
   it('install again is idempotent: the same hooks, once', () => {
