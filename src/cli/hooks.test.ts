@@ -79,7 +79,12 @@ describe('buckler hooks merge (cursor)', () => {
     expect(r.stdout).toContain('file     created');
     const value = JSON.parse(fs.readFileSync(cursorFile(), 'utf8'));
     expect(value.version).toBe(1);
-    expect(value.hooks.preToolUse).toEqual([{ command: DEFAULT_CMD('cursor'), matcher: 'Shell', timeout: 10, failClosed: true }]);
+    expect(value.hooks.preToolUse).toEqual([
+      { command: DEFAULT_CMD('cursor'), matcher: '^(Shell|Write|Delete|Grep)$', timeout: 10, failClosed: true },
+    ]);
+    for (const e of ['beforeReadFile', 'beforeMCPExecution']) {
+      expect(value.hooks[e]).toEqual([{ command: DEFAULT_CMD('cursor'), timeout: 10, failClosed: true }]);
+    }
     expect(listing(home)).toEqual(['.cursor', '.cursor/hooks.json']);
   });
 
@@ -89,7 +94,7 @@ describe('buckler hooks merge (cursor)', () => {
     expect(buckler(['merge']).code).toBe(0);
     const first = fs.readFileSync(cursorFile());
     const value = JSON.parse(first.toString());
-    expect(Object.keys(value.hooks)).toEqual(['beforeShellExecution', 'stop', 'preToolUse', 'postToolUse', 'postToolUseFailure']);
+    expect(Object.keys(value.hooks)).toEqual(['beforeShellExecution', 'stop', 'preToolUse', 'beforeReadFile', 'beforeMCPExecution', 'postToolUse', 'postToolUseFailure']);
     expect(value.hooks.beforeShellExecution.map((e: { command: string }) => e.command)).toEqual(['./hooks/audit.sh', DEFAULT_CMD('cursor')]);
     const r = buckler(['merge']);
     expect(r.code).toBe(0);
@@ -108,7 +113,7 @@ describe('buckler hooks merge (cursor)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`(was ${DEFAULT_CMD('cursor')})`);
     const text = fs.readFileSync(cursorFile(), 'utf8');
-    expect(text.split(`'${launcher}' --driver cursor`).length - 1).toBe(4);
+    expect(text.split(`'${launcher}' --driver cursor`).length - 1).toBe(6);
     expect(text).not.toContain(BUNDLE);
   });
 
@@ -117,7 +122,7 @@ describe('buckler hooks merge (cursor)', () => {
     fs.writeFileSync(cursorFile(), theirs);
     const r = buckler(['merge', '--dry-run']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('+ preToolUse [Shell]');
+    expect(r.stdout).toContain('+ preToolUse [^(Shell|Write|Delete|Grep)$]');
     expect(r.stdout).toContain('would be updated; the original would be saved in');
     expect(r.stdout).toContain(`+++ ${cursorFile()}`);
     expect(r.stdout).toContain('+        "failClosed": true');
@@ -282,7 +287,7 @@ describe('buckler hooks status', () => {
     r = buckler(['status']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${cursorFile()} — wired`);
-    expect(r.stdout).toContain('wired    preToolUse [Shell]');
+    expect(r.stdout).toContain('wired    preToolUse [^(Shell|Write|Delete|Grep)$]');
     expect(r.stdout).toContain(`command  ${DEFAULT_CMD('cursor')}`);
     expect(r.stdout).toContain('its files exist');
     const j = JSON.parse(buckler(['status', '--json']).stdout);
@@ -335,8 +340,10 @@ describe('buckler hooks --harness claude-code', () => {
     const value = JSON.parse(fs.readFileSync(claudeFile(), 'utf8'));
     expect(Object.keys(value)).toEqual(['permissions', 'env', 'hooks', 'model']);
     expect(Object.keys(value.hooks)).toEqual(['PostToolUse', 'PreToolUse', 'PostToolUseFailure']);
+    const handler = { type: 'command', command: DEFAULT_CMD('claude-code'), timeout: 10, onFailure: 'block' };
     expect(value.hooks.PreToolUse).toEqual([
-      { matcher: 'Bash|PowerShell', hooks: [{ type: 'command', command: DEFAULT_CMD('claude-code'), timeout: 10, onFailure: 'block' }] },
+      { matcher: 'Bash|PowerShell|Read|Write|Edit|MultiEdit|NotebookEdit|Grep|Glob', hooks: [handler] },
+      { matcher: 'mcp__.*', hooks: [handler] },
     ]);
     expect(value.hooks.PostToolUse[0].matcher).toBe('Write|Edit');
     expect(value.hooks.PostToolUse[1].hooks[0].onFailure).toBeUndefined();
