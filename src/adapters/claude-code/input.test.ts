@@ -92,6 +92,11 @@ describe('Claude Code input: events Buckler gates', () => {
       want: { tool: { name: 'mcp__pg', input: {} } },
     },
     {
+      name: 'a tool named like an Object property is no file tool',
+      raw: ev('PreToolUse', { tool_name: 'constructor', tool_input: { file_path: '/a' } }),
+      want: { tool: { name: 'constructor', input: { file_path: '/a' } } },
+    },
+    {
       name: 'PostToolUse of a file tool carries its path too',
       raw: ev('PostToolUse', { tool_name: 'Write', tool_input: { file_path: '/proj/a', content: '' }, tool_response: {} }),
       want: { trigger: 'post_tool_success', tool: { name: 'Write', input: { file_path: '/proj/a', content: '' }, paths: [{ path: '/proj/a', access: 'write' }] } },
