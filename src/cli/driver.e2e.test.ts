@@ -102,6 +102,7 @@ rules:
 const NO_BUILTINS = `[packs]
 agent-git = { enabled = false }
 agent-gh = { enabled = false }
+agent-fs = { enabled = false }
 `;
 
 function home(name: keyof typeof HOMES, files: Record<string, string>): void {
