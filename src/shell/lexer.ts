@@ -139,6 +139,25 @@ export abstract class Lexer {
     }
   }
 
+  /**
+   * The first position at or after `i` that is not a line continuation (backslash-newline).
+   * bash removes continuations before it tokenises, except inside single quotes, `$'…'`,
+   * comments and quoted here-documents; callers use this wherever two characters form one
+   * token (`$(`, `${`, `$name`, `$((`, `<(`, `((`).
+   */
+  cont(i: number): number {
+    const src = this.src;
+    let j = i;
+    while (src.charCodeAt(j) === 92 /* \\ */ && src.charCodeAt(j + 1) === 10) j += 2;
+    return j;
+  }
+
+  /** A process substitution `<(`/`>(` starts at `i` (line continuations may sit inside it). */
+  procSubAt(i: number): boolean {
+    const c = this.src.charCodeAt(i);
+    return (c === 60 || c === 62) && this.src.charCodeAt(this.cont(i + 1)) === 40;
+  }
+
   /** At `#` starting a word: skips to the end of the line (the newline stays). */
   skipComment(): void {
     if (this.ch() !== '#') return;
@@ -199,7 +218,7 @@ export abstract class Lexer {
         this.readDollar(b, 'unquoted');
       } else if (c === '`') {
         this.readBacktick(b, 'unquoted');
-      } else if ((c === '<' || c === '>') && this.ch(this.pos + 1) === '(') {
+      } else if ((c === '<' || c === '>') && this.procSubAt(this.pos)) {
         this.readProcSub(b);
       } else if (regex && c === '(') {
         this.readRegexGroup(b);
@@ -233,8 +252,7 @@ export abstract class Lexer {
 
   /** A word ends at `i`: a metacharacter or the end, but not `<(`/`>(` (part of the word). */
   private endsWord(i: number): boolean {
-    const c = this.src.charCodeAt(i);
-    return isMetaCode(c) && !((c === 60 || c === 62) && this.src.charCodeAt(i + 1) === 40);
+    return isMetaCode(this.src.charCodeAt(i)) && !this.procSubAt(i);
   }
 
   /** The word `start…end` whose only part is the literal text `from…to`. */
@@ -293,10 +311,12 @@ export abstract class Lexer {
 
   protected readDollar(b: PartsBuilder, ctx: Ctx): void {
     const start = this.pos;
-    const n = this.ch(start + 1);
+    // Line continuations between `$` and what follows are removed first (`$\⏎(cmd)` is `$(cmd)`).
+    const k = this.cont(start + 1);
+    const n = this.ch(k);
     const quoted = ctx !== 'unquoted';
     if (n === "'" && ctx === 'unquoted') {
-      let j = start + 2;
+      let j = k + 1;
       for (;;) {
         const c = this.ch(j);
         if (c === '') this.fail('unterminated', "unterminated $'…' string", start);
@@ -304,54 +324,61 @@ export abstract class Lexer {
         else if (c === "'") break;
         else j++;
       }
-      b.lit(decodeAnsiC(this.src.slice(start + 2, j)), true);
+      b.lit(decodeAnsiC(this.src.slice(k + 1, j)), true);
       this.pos = j + 1;
       return;
     }
     if (n === '"' && ctx === 'unquoted') {
-      this.pos++;
+      this.pos = k;
       this.readDouble(b, 'dq');
       return;
     }
     if (n === '(') {
-      if (this.ch(start + 2) === '(' && this.arithFail?.has(start) !== true) {
-        const part = this.tryArith(start, quoted);
+      const k2 = this.cont(k + 1);
+      if (this.ch(k2) === '(' && this.arithFail?.has(start) !== true) {
+        const part = this.tryArith(start, k2 + 1, quoted);
         if (part !== null) {
           b.dyn(part);
           return;
         }
       }
-      b.dyn(this.readCommandSub(start, '$(…)', quoted, 'cmdsub'));
+      b.dyn(this.readCommandSub(start, k + 1, '$(…)', quoted, 'cmdsub'));
       return;
     }
     if (n === '{') {
-      b.dyn(this.readBraceParam(start, quoted));
+      b.dyn(this.readBraceParam(start, k + 1, quoted));
       return;
     }
     if (n === '[') {
-      b.dyn(this.readOldArith(start, quoted));
+      b.dyn(this.readOldArith(start, k + 1, quoted));
       return;
     }
-    if (isNameStartCode(this.src.charCodeAt(start + 1))) {
-      let j = start + 2;
-      while (isNameCode(this.src.charCodeAt(j))) j++;
+    if (isNameStartCode(this.src.charCodeAt(k))) {
+      // A name may hold line continuations too (`$HO\⏎ME` is `$HOME`).
+      let j = k + 1;
+      for (;;) {
+        if (isNameCode(this.src.charCodeAt(j))) j++;
+        else if (isNameCode(this.src.charCodeAt(this.cont(j)))) j = this.cont(j);
+        else break;
+      }
       const src = this.src.slice(start, j);
-      b.dyn({ type: 'dyn', kind: 'param', src, quoted, name: src.slice(1), subs: [] });
+      const name = src.includes('\\\n') ? this.src.slice(k, j).replace(/\\\n/g, '') : src.slice(1);
+      b.dyn({ type: 'dyn', kind: 'param', src, quoted, name, subs: [] });
       this.pos = j;
       return;
     }
     if (n !== '' && SPECIAL_PARAMS.includes(n)) {
-      b.dyn({ type: 'dyn', kind: 'param', src: '$' + n, quoted, subs: [] });
-      this.pos = start + 2;
+      b.dyn({ type: 'dyn', kind: 'param', src: this.src.slice(start, k + 1), quoted, subs: [] });
+      this.pos = k + 1;
       return;
     }
     b.lit('$', quoted);
-    this.pos++;
+    this.pos = start + 1;
   }
 
-  /** `$(…)`, `<(…)`, `>(…)` at `start` (the body starts 2 characters later). */
-  protected readCommandSub(start: number, label: string, quoted: boolean, kind: 'cmdsub' | 'procsub'): DynPart {
-    this.pos = start + 2;
+  /** `$(…)`, `<(…)`, `>(…)` at `start`; the body starts at `bodyStart` (after the `(`). */
+  protected readCommandSub(start: number, bodyStart: number, label: string, quoted: boolean, kind: 'cmdsub' | 'procsub'): DynPart {
+    this.pos = bodyStart;
     this.enterDepth(start);
     this.openSubs++;
     // Here-documents opened before the substitution take their bodies after it.
@@ -370,7 +397,7 @@ export abstract class Lexer {
 
   private readProcSub(b: PartsBuilder): void {
     const c = this.ch();
-    b.dyn(this.readCommandSub(this.pos, c === '<' ? '<(…)' : '>(…)', false, 'procsub'));
+    b.dyn(this.readCommandSub(this.pos, this.cont(this.pos + 1) + 1, c === '<' ? '<(…)' : '>(…)', false, 'procsub'));
   }
 
   /** Backticks: unescape `\\`, `` \` ``, `\$` (and `\"` inside double quotes), then parse the result. */
@@ -409,10 +436,11 @@ export abstract class Lexer {
    * for nested expansions and quotes up to the first plain `}` (bash does not pair plain braces
    * here: `${x:-{a} b}` ends after `{a`).
    */
-  private readBraceParam(start: number, quoted: boolean): DynPart {
-    const after = this.ch(start + 2);
+  private readBraceParam(start: number, bodyStart: number, quoted: boolean): DynPart {
+    const a = this.cont(bodyStart);
+    const after = this.ch(a);
     if (after === ' ' || after === '\t' || after === '\n' || after === '|') {
-      this.pos = start + (after === '|' ? 3 : 2);
+      this.pos = a + (after === '|' ? 1 : 0);
       this.enterDepth(start);
       const outer = this.pending.splice(0);
       const body = this.parseListUntilBrace();
@@ -423,7 +451,7 @@ export abstract class Lexer {
       return { type: 'dyn', kind: 'cmdsub', src: this.src.slice(start, this.pos), quoted, subs: [{ label: '${ …; }', body }] };
     }
     this.enterNesting(start);
-    this.pos = start + 2;
+    this.pos = bodyStart;
     const subs: Sub[] = [];
     const inner = new PartsBuilder();
     for (;;) {
@@ -449,15 +477,16 @@ export abstract class Lexer {
     this.leaveNesting();
     collectSubs(inner.parts, subs);
     const src = this.src.slice(start, this.pos);
-    const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(src);
+    // `${HO\⏎ME}` names HOME: continuations removed (an escaped backslash would stay and fail the test).
+    const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(src.includes('\\\n') ? src.replace(/\\\n/g, '') : src);
     const part: DynPart = { type: 'dyn', kind: 'param', src, quoted, subs };
     if (m?.[1] !== undefined) part.name = m[1];
     return part;
   }
 
   /** `$[ … ]` (old arithmetic). */
-  private readOldArith(start: number, quoted: boolean): DynPart {
-    this.pos = start + 2;
+  private readOldArith(start: number, bodyStart: number, quoted: boolean): DynPart {
+    this.pos = bodyStart;
     const subs = this.scanArith(start, ']', quoted);
     if (subs === null) this.fail('unterminated', 'unterminated $[', start);
     return { type: 'dyn', kind: 'arith', src: this.src.slice(start, this.pos), quoted, subs };
@@ -467,7 +496,7 @@ export abstract class Lexer {
    * `$((` at `start`: arithmetic if the parentheses close with `))`, otherwise null (the caller
    * reads `$( (…) … )` instead). Failures are remembered so the retry never repeats the attempt.
    */
-  protected tryArith(start: number, quoted: boolean): DynPart | null {
+  protected tryArith(start: number, bodyStart: number, quoted: boolean): DynPart | null {
     const saved = {
       pos: this.pos,
       nesting: this.budget.nesting,
@@ -475,7 +504,7 @@ export abstract class Lexer {
       open: this.openSubs,
       pending: this.pending.length,
     };
-    this.pos = start + 3;
+    this.pos = bodyStart;
     const subs = this.scanArith(start, '))', quoted);
     if (subs === null) {
       (this.arithFail ??= new Set()).add(start);
@@ -514,8 +543,9 @@ export abstract class Lexer {
             parens--;
             this.pos++;
           } else if (close === '))') {
-            if (this.ch(this.pos + 1) !== ')') return null;
-            this.pos += 2;
+            const k = this.cont(this.pos + 1); // `)\⏎)` closes too
+            if (this.ch(k) !== ')') return null;
+            this.pos = k + 1;
             break;
           } else {
             return null;
