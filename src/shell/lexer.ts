@@ -6,6 +6,7 @@
 import type { DynPart, Heredoc, Part, Script, Sub, Word } from './ast.ts';
 import { decodeAnsiC } from './ansi-c.ts';
 import { ShellParseError, type ShellParseErrorCode } from './types.ts';
+import { PARSE_COST, type WorkBudget } from './work.ts';
 
 /** Limits and counters shared by every parser working on one analysis. */
 export interface Budget {
@@ -13,6 +14,8 @@ export interface Budget {
   maxNesting: number;
   /** Current structural nesting across all parsers (compound commands, expansions). */
   nesting: number;
+  /** The analysis's work budget: every parser charges the text it reads (work.ts). */
+  work?: WorkBudget;
 }
 
 /**
@@ -86,6 +89,9 @@ export abstract class Lexer {
     depth: number,
   ) {
     this.depth = depth;
+    // Every text parsed is charged once: the line, and each text parsed again (backtick bodies,
+    // here-document bodies, `bash -c`/`eval` arguments, script files).
+    budget.work?.charge(PARSE_COST * (src.length + 1), 'shell text to parse', base);
   }
 
   /** Parses a command list up to (not including) `)`. */
@@ -382,9 +388,9 @@ export abstract class Lexer {
     this.enterDepth(start);
     this.openSubs++;
     // Here-documents opened before the substitution take their bodies after it.
-    const outer = this.pending.splice(0);
+    const outer = this.pending.length > 0 ? this.pending.splice(0) : null;
     const body = this.parseListUntilParen();
-    this.pending.unshift(...outer);
+    if (outer !== null) this.pending.unshift(...outer);
     this.openSubs--;
     if (this.ch() !== ')') {
       if (this.pos >= this.src.length) this.fail('unterminated', `unterminated ${label.slice(0, 2)}`, start);
@@ -508,6 +514,8 @@ export abstract class Lexer {
     const subs = this.scanArith(start, '))', quoted);
     if (subs === null) {
       (this.arithFail ??= new Set()).add(start);
+      // The text scanned is read again as `$( (…) )`.
+      this.budget.work?.charge(PARSE_COST * (this.pos - start), 'text read again after `$((`', this.base + start);
       this.pos = saved.pos;
       this.budget.nesting = saved.nesting;
       this.depth = saved.depth;
@@ -584,10 +592,8 @@ export abstract class Lexer {
   /** Consumes a newline token; bodies of here-documents opened on that line follow it. */
   protected newline(): void {
     this.pos++;
-    while (this.pending.length > 0) {
-      const hd = this.pending.shift();
-      if (hd !== undefined) this.readHeredocBody(hd);
-    }
+    // In order, without shift() (linear for thousands of here-documents on one line).
+    if (this.pending.length > 0) for (const hd of this.pending.splice(0)) this.readHeredocBody(hd);
   }
 
   /** At the end of the text: here-documents still waiting get an empty body (bash warns, runs). */

@@ -17,6 +17,7 @@ import type {
   SimpleCommand,
   Word,
 } from './ast.ts';
+import { PARSE_COST } from './work.ts';
 import { type Budget, Lexer, PartsBuilder, isMeta, isMetaCode, isNameCode, isNameStartCode } from './lexer.ts';
 
 const RESERVED = new Set([
@@ -351,6 +352,7 @@ export class Parser extends Lexer {
     const subs = this.scanArith(start, '))', false);
     if (subs === null) {
       (this.arithFail ??= new Set()).add(start);
+      this.budget.work?.charge(PARSE_COST * (this.pos - start), 'text read again after `((`', this.base + start);
       this.pos = start;
       this.budget.nesting = saved.nesting;
       this.pending.length = saved.pending;
