@@ -134,6 +134,7 @@ function adversarial(): Record<string, string> {
     "python -c 'os.system(…)' × 1,300": fill(" python -c 'import os; os.system(\"git status\")';"),
     "perl -e 'system(…)' × 4,500": `perl -e '${'system(\"ls\");'.repeat(4500)}'`,
     "printf '%s…' <16,000 args> | sh": fill(' a', "printf '%s%s%s%s' ", ' | sh'),
+    '$o $o $o … (an opaque command of 21,000 run-time words)': `$o${' $o'.repeat(21_000)}`,
     'realistic 64 KB script': script(LIMIT),
   };
 }
