@@ -6,7 +6,7 @@
 import type { DynPart, Heredoc, Part, Script, Sub, Word } from './ast.ts';
 import { decodeAnsiC } from './ansi-c.ts';
 import { ShellParseError, type ShellParseErrorCode } from './types.ts';
-import { PARSE_COST, type WorkBudget } from './work.ts';
+import { PARSE_COST, SUBST_COST, type WorkBudget } from './work.ts';
 
 /** Limits and counters shared by every parser working on one analysis. */
 export interface Budget {
@@ -122,6 +122,8 @@ export abstract class Lexer {
   }
 
   protected enterDepth(at: number): void {
+    // A nested command list costs far more than its characters (lists, contexts, `via`).
+    this.budget.work?.charge(SUBST_COST, 'command substitutions', this.base + at);
     this.depth++;
     if (this.depth > this.budget.maxDepth) {
       this.fail('too_deep', `substitutions nested deeper than ${this.budget.maxDepth} levels`, at);
