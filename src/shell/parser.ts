@@ -17,7 +17,7 @@ import type {
   SimpleCommand,
   Word,
 } from './ast.ts';
-import { PARSE_COST } from './work.ts';
+import { PARSE_COMMAND_COST, PARSE_COST } from './work.ts';
 import { type Budget, Lexer, PartsBuilder, isMeta, isMetaCode, isNameCode, isNameStartCode } from './lexer.ts';
 
 const RESERVED = new Set([
@@ -673,6 +673,8 @@ export class Parser extends Lexer {
 
   private parseSimple(): Command {
     const start = this.pos;
+    // Tens of thousands of tiny commands (`a;a;a;…`) cost far more than their characters.
+    this.budget.work?.charge(PARSE_COMMAND_COST, 'commands to parse', this.base + start);
     const cmd: SimpleCommand = { type: 'simple', assigns: [], words: [], redirs: [], start, end: start };
     /** The program takes `name=(…)` arguments (computed once the first word is read). */
     let assignBuiltin: boolean | undefined;
