@@ -621,13 +621,22 @@ export abstract class Lexer {
       let eol = nl === -1 ? len : nl;
       // Unquoted: a backslash-newline joins lines, also for finding the delimiter.
       let key = this.src.slice(p, eol);
-      if (!hd.quoted) {
-        while (endsWithOddBackslashes(key) && eol < len) {
+      let trail = hd.quoted ? 0 : trailingBackslashes(key);
+      if (trail % 2 === 1 && eol < len) {
+        // Joined piece by piece, counting trailing backslashes as it goes: re-slicing and
+        // re-scanning the growing line made 21,000 continuation lines quadratic.
+        const pieces = [key.slice(0, -1)];
+        while (trail % 2 === 1 && eol < len) {
+          trail--;
           const nl2 = this.src.indexOf('\n', eol + 1);
           const eol2 = nl2 === -1 ? len : nl2;
-          key = key.slice(0, -1) + this.src.slice(eol + 1, eol2);
+          const piece = this.src.slice(eol + 1, eol2);
+          const t = trailingBackslashes(piece);
+          trail = t === piece.length ? trail + t : t;
           eol = eol2;
+          pieces.push(trail % 2 === 1 && eol < len ? piece.slice(0, -1) : piece);
         }
+        key = pieces.join('');
       }
       const raw = this.src.slice(p, eol);
       const stripped = hd.strip ? raw.replace(/^\t+/, '') : raw;
@@ -690,10 +699,10 @@ export abstract class Lexer {
   }
 }
 
-function endsWithOddBackslashes(s: string): boolean {
+function trailingBackslashes(s: string): number {
   let n = 0;
-  while (n < s.length && s.charAt(s.length - 1 - n) === '\\') n++;
-  return n % 2 === 1;
+  while (n < s.length && s.charCodeAt(s.length - 1 - n) === 92 /* \\ */) n++;
+  return n;
 }
 
 /** Gathers the command lists nested in parts (for an expansion that contains expansions). */

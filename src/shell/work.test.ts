@@ -83,6 +83,7 @@ describe('work budget: linear inputs of the same size still pass', () => {
     ['{{{…,…}}} 30,000 deep', `echo ${'{'.repeat(30_000)},${'}'.repeat(30_000)}`],
     ['a 60 KB brace alternative', `echo {${'a'.repeat(30_000)},${'b'.repeat(29_000)}}`],
     ['64 KiB of here-document bodies', `cat <<E\n${'$x '.repeat(21_000)}\nE`],
+    ['a here-document of 21,000 continuation lines', `cat <<E\n${'x\\\n'.repeat(21_000)}E\n`],
     ['64 KiB of comments', fill('#a\n')],
     ['2,600 xargs sh -c', Array(2600).fill("xargs sh -c 'git status'").join(';')],
   ])('%s', (_name, text) => {
