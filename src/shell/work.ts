@@ -24,7 +24,7 @@ export const DEFAULT_MAX_WORK = 1 << 20;
 /** Units per character of shell text parsed (each nested text again). */
 export const PARSE_COST = 2;
 /** Units per simple command parsed (before it is reported: the parse comes first). */
-export const PARSE_COMMAND_COST = 32;
+export const PARSE_COMMAND_COST = 64;
 /** Units per command substitution, process substitution or backtick body parsed. */
 export const SUBST_COST = 64;
 /** Units per word made by expansion, plus one per character. */
