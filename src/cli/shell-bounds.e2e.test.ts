@@ -57,7 +57,7 @@ describe('bounded analysis (built CLI)', () => {
 
   it.each<[string, string]>([
     ['64 KiB of {1..1000}', fill(' {1..1000}', 'git push -f')],
-    ['a 30 KB variable run by eval again and again', fill(';eval "$x"', `x='${'git status;'.repeat(2700)}'`)],
+    ['a 15 KB variable run by eval again and again', fill(';eval "$x"', `x='${'git status;'.repeat(1400)}'`)],
     ['find -exec find -exec …', `${fill('find . -exec ')}git push ;`],
   ])('%s → deny, too_complex, with the reason', (_name, command) => {
     const out = check(command);

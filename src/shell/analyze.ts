@@ -146,8 +146,8 @@ export class Analyzer {
   }
 
   /** assignValue, charging the value it builds (`B=$A` copies). */
-  private assignValue(w: Word, vars: Vars): { value: string; dynamic: boolean } {
-    const v = this.assignValue(w, vars);
+  private chargedAssign(w: Word, vars: Vars): { value: string; dynamic: boolean } {
+    const v = assignValue(w, vars);
     this.work.charge(v.value.length + WORD_COST, 'expanding words', w.start);
     return v;
   }
@@ -252,13 +252,13 @@ export class Analyzer {
 
     for (const a of cmd.assigns) {
       if (a.index !== null || a.value === null) continue;
-      const v = this.assignValue(a.value, ctx.vars);
+      const v = this.chargedAssign(a.value, ctx.vars);
       this.assigned(a.name, v.dynamic ? null : v.value);
     }
     if (cmd.words.length === 0) {
       for (const a of cmd.assigns) {
         // `B=$A` copies a known value: no field splitting in an assignment.
-        const v = a.value === null || a.index !== null ? null : this.assignValue(a.value, ctx.vars);
+        const v = a.value === null || a.index !== null ? null : this.chargedAssign(a.value, ctx.vars);
         const known = v !== null && !v.dynamic && !ctx.cond ? v.value : null;
         ctx.vars.set(a.name, known);
       }
@@ -271,7 +271,7 @@ export class Analyzer {
       // `X=v cmd`: X is exported to cmd (a nested shell sees it) and to `eval`; not to this line.
       const v = ctx.vars.child();
       for (const a of cmd.assigns) {
-        const val = a.value === null || a.index !== null ? null : this.assignValue(a.value, ctx.vars);
+        const val = a.value === null || a.index !== null ? null : this.chargedAssign(a.value, ctx.vars);
         v.set(a.name, val !== null && !val.dynamic ? val.value : null);
       }
       run = mkCtx(ctx.via, ctx.depth, v, ctx.cond, ctx.stdin);
@@ -302,7 +302,7 @@ export class Analyzer {
       for (let i = 1; i < words.length; i++) {
         const word = words[i] as Word;
         // Declaration builtins take `NAME=value` as an assignment (no field splitting): `export B=$A`.
-        const w = this.assignValue(word, ctx.vars);
+        const w = this.chargedAssign(word, ctx.vars);
         const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=)([\s\S]*)$/.exec(w.value);
         if (m?.[1] === undefined) continue;
         const known = !w.dynamic && !ctx.cond && m[2] === '=' && !(m[3] ?? '').startsWith('(') && !hasBrace(word);
