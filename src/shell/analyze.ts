@@ -140,8 +140,10 @@ export class Analyzer {
   private expand(w: Word, vars: Vars, out: ArgWord[], braces = true): void {
     const from = out.length;
     expandWordInto(w, vars, out, braces);
+    // Words made by brace expansion cost twice: each was copied atom by atom (measured).
+    const per = out.length - from > 1 ? 2 * WORD_COST : WORD_COST;
     let units = 0;
-    for (let i = from; i < out.length; i++) units += (out[i] as ArgWord).value.length + WORD_COST;
+    for (let i = from; i < out.length; i++) units += (out[i] as ArgWord).value.length + per;
     this.work.charge(units, 'expanding words', w.start);
   }
 
