@@ -26,7 +26,8 @@ Options:
       --tier T        baseline or strict (default: config.toml's [core] tier)
       --tool NAME     the tool name to pass (tool_name rules)
       --json          print the full PolicyOutput as JSON
-      --audit         append the decision to the audit log (also: audit_log = true)
+      --audit         append the decision to the audit log (a person's checks are
+                      not recorded otherwise)
   -h, --help          show this help
 
 Quote the command line, or put it after --:  buckler check -- git push --force origin main
@@ -83,7 +84,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (Object.keys(env).length > 0) input.env = env;
   const output = evaluate(input, loaded.policy, { readScript: scriptReader(io.cwd), readAliases: gitAliasReader(io.cwd, io.env) });
 
-  if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: 'cli' });
+  if (values.audit) recordDecision(io, { input, output, harness: 'cli' });
   if (values.json) io.out(`${JSON.stringify(output, null, 2)}\n`);
   else io.out(render(output, loaded.policy.tier, io.stdoutIsTTY && !io.env['NO_COLOR']));
   return output.decision === 'deny' || output.decision === 'ask' ? 1 : 0;

@@ -224,9 +224,9 @@ async function checkBuckler(io: CliIO): Promise<Finding[]> {
     // The audit log, when it is on or already exists: the same checks a hook makes before writing.
     const log = auditHealth(paths.auditLog, processUid());
     if (log.state === 'unsafe' || log.state === 'unreadable') {
-      out.push({ level: report.config.audit_log ? 'problem' : 'info', text: `audit log ${log.file} is not written: ${log.reason ?? log.state}` });
-    } else if (report.config.audit_log) {
-      out.push({ level: 'ok', text: `audit log ${log.file}: ${log.state === 'absent' ? 'created on the first decision' : 'writable'}${log.note ? ` (${log.note})` : ''}` });
+      out.push({ level: report.config.audit_log !== false ? 'problem' : 'info', text: `audit log ${log.file} is not written: ${log.reason ?? log.state}` });
+    } else if (report.config.audit_log !== false) {
+      out.push({ level: 'ok', text: `audit log ${log.file} (${report.config.audit_log === true ? 'every decision' : 'denials, asks, bypasses, allow-once uses'}): ${log.state === 'absent' ? 'created on the first record' : 'writable'}${log.note ? ` (${log.note})` : ''}` });
     }
     out.push(...sourceFindings(report));
   } catch (e) {

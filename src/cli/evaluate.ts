@@ -27,7 +27,8 @@ Options:
   -i, --input FILE    read the PolicyInput from FILE (default: stdin)
   -o, --output FILE   write the PolicyOutput to FILE (default: stdout)
       --tier TIER     use this tier instead of config.toml's [core] tier
-      --audit         append the decision to the audit log (also: audit_log = true)
+      --audit         append the decision to the audit log (also: audit_log = true;
+                      by default denials, asks and bypasses are recorded)
   -h, --help          show this help
 
 Exit codes: 0 output written (any decision), 2 bad JSON, bad input or bad arguments.
@@ -112,7 +113,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const cwd = input.shell?.cwd ?? io.cwd;
   const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env) });
-  if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: input.harness ?? 'cli' });
+  const worth = output.decision === 'deny' || output.decision === 'ask' || output.bypass;
+  if (values.audit || loaded.config.audit_log === true || (loaded.config.audit_log === null && worth)) recordDecision(io, { input, output, harness: input.harness ?? 'cli' });
   const json = `${JSON.stringify(output)}\n`;
   const outputFile = values.output as string | undefined;
   if (outputFile === undefined || outputFile === '-') {

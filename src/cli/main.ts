@@ -21,6 +21,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
   paths: { summary: 'print the files and directories Buckler uses', load: () => import('./paths.ts') },
   log: { summary: 'show recent decisions from the audit log', load: () => import('./log.ts') },
   pack: { summary: 'signed pack bundles: keygen|sign|install|list|update|rollback|remove', load: () => import('./pack.ts') },
+  allow: { summary: 'let one blocked command through, once (--list, --revoke)', load: () => import('./allow.ts') },
   doctor: { summary: 'check that Buckler really guards every harness here; exit 1 on a problem', load: () => import('./doctor.ts') },
 };
 

@@ -276,7 +276,7 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
   ) {
     return null;
   }
-  if (!(TIERS as readonly unknown[]).includes(config['tier']) || typeof config['audit_log'] !== 'boolean' || !isObject(config['packs'])) {
+  if (!(TIERS as readonly unknown[]).includes(config['tier']) || (typeof config['audit_log'] !== 'boolean' && config['audit_log'] !== null) || !isObject(config['packs'])) {
     return null;
   }
   policy['grammars'] = lazyGrammars(policy['grammars'] as Record<string, string>);

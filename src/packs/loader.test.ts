@@ -271,10 +271,10 @@ rules:
     write(path.join(packsDir, 't.yaml'), TWO_TIERS);
     const cfg = write(path.join(configHome, 'config.toml'), '[core]\ntier = \n');
     const r = await load();
-    expect(r.config).toEqual({ tier: 'baseline', audit_log: false, packs: {} });
+    expect(r.config).toEqual({ tier: 'baseline', audit_log: null, packs: {} });
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatchObject({ severity: 'warning', file: cfg, line: 2 });
-    expect(r.problems[0]!.message).toMatch(/not valid TOML .*using the defaults: tier baseline, no audit log/);
+    expect(r.problems[0]!.message).toMatch(/not valid TOML .*using the defaults: tier baseline, audit log of blocks only/);
     expect(r.policy.rules.map((x) => x.id)).toEqual(['t/baseline-one']);
   });
 
@@ -289,7 +289,7 @@ rules:
     const r = await load();
     expect(r.problems.map((p) => p.message).join('\n')).toMatch(message);
     expect(r.config.tier).toBe('baseline');
-    expect(r.config.audit_log).toBe(false);
+    expect(r.config.audit_log).toBeNull();
   });
 
   it('builtin packs (by file name) load before user packs (by file name); .yml counts, other files do not', async () => {
