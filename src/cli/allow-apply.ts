@@ -44,5 +44,9 @@ export function applyAllowOnce(
     warn(`warning: allow-once entries not read: ${e instanceof Error ? e.message : String(e)}`);
   }
   const hint = `To let ${argvs.length === 1 ? 'it' : 'these'} run once, run in your own terminal:\n  ${allowCommandText(project, argvs)}`;
-  return { output: { ...output, user_message: output.user_message === null ? hint : `${output.user_message}\n${hint}` } };
+  // The hint is for the person only: where the rule wrote no message for the agent, the agent
+  // keeps reading the person's message as it was (adapters fall back to it), without the hint.
+  const filled = (s: string | null): s is string => s !== null && s.trim() !== '';
+  const agent = filled(output.agent_message) ? output.agent_message : filled(output.user_message) ? output.user_message : null;
+  return { output: { ...output, agent_message: agent, user_message: filled(output.user_message) ? `${output.user_message}\n${hint}` : hint } };
 }

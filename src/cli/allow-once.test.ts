@@ -89,3 +89,28 @@ describe('allow-once store', () => {
     expect(allowCommandText('/my proj', [['rm', '-rf', "it's"]])).toBe(`buckler allow --project '/my proj' -- rm -rf 'it'\\''s'`);
   });
 });
+
+describe('applyAllowOnce (the driver side)', () => {
+  const deny = (agent: string | null): PolicyOutput => ({
+    policy_io_version: '1', decision: 'deny', user_message: 'Blocked for you.', agent_message: agent, additional_context: null, rule: 'p/r', bypass: false,
+    commands: [{ argv: ARGV, decision: 'deny', rule: 'p/r' }],
+  });
+  const shellInput = (): PolicyInput => ({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command: 'git push --force', cwd: path.join(dir, 'proj') } });
+
+  it('adds the line to copy to the person\'s message only; the agent keeps its message (or the person\'s, without the hint)', async () => {
+    const { applyAllowOnce } = await import('./allow-apply.ts');
+    fs.mkdirSync(path.join(dir, 'proj', '.git'), { recursive: true });
+    const env = { HOME: path.join(dir, 'home'), BUCKLER_STATE_HOME: path.join(dir, 'state') };
+    const warn = (): void => undefined;
+    const a = applyAllowOnce(shellInput(), deny('For the agent.'), env, warn).output;
+    expect(a.user_message).toBe(`Blocked for you.\nTo let it run once, run in your own terminal:\n  buckler allow --project ${path.join(dir, 'proj')} -- git push --force`);
+    expect(a.agent_message).toBe('For the agent.');
+    const b = applyAllowOnce(shellInput(), deny(null), env, warn).output;
+    expect(b.agent_message).toBe('Blocked for you.');
+    expect(b.decision).toBe('deny');
+    addEntry(file, undefined, { argv: ARGV, project: path.join(dir, 'proj'), uses: 1, ttlMs: 60_000, now: Date.now() });
+    const c = applyAllowOnce(shellInput(), deny(null), env, warn);
+    expect(c.output.decision).toBe('allow');
+    expect(c.allowOnce).toMatchObject({ was: 'deny', project: path.join(dir, 'proj') });
+  });
+});
