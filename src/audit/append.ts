@@ -22,8 +22,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { acquireLock, lockFileFor } from '../files/lock.ts';
-import { dirProblem, ensurePrivateDir, fileProblem, openPrivate } from '../files/private.ts';
+import { dirProblem, ensurePrivateDir, fileProblem, openPrivate, rotateOpenFile } from '../files/private.ts';
 
 /** The log exists but must not be written: a symlink, a FIFO, another user's file, … */
 export class UnsafeAuditLogError extends Error {
@@ -53,7 +52,7 @@ export function appendAuditLine(file: string, line: string, uid?: number, maxByt
   let fd = openLog(file, uid);
   try {
     const size = fs.fstatSync(fd).size;
-    if (size > 0 && size + Buffer.byteLength(line, 'utf8') > maxBytes && rotate(file, fd)) {
+    if (size > 0 && size + Buffer.byteLength(line, 'utf8') > maxBytes && rotateOpenFile(file, fd, `${file}.1`)) {
       fs.closeSync(fd);
       fd = -1;
       fd = openLog(file, uid);
@@ -68,29 +67,6 @@ export function appendAuditLine(file: string, line: string, uid?: number, maxByt
 
 /** The log is rotated when a record would take it past this size: it becomes `<file>.1`. */
 export const MAX_LOG_BYTES = 8 * 1024 * 1024;
-
-/**
- * Renames the full log (the file `fd` has open) to `<file>.1`, replacing the older generation.
- * Under the log's lock, without waiting (another process is rotating it: this record goes to
- * whichever file is there), and only if the path still names the file we opened, so two hooks
- * that both see a full log rotate it once. Returns whether the path now names a new file.
- */
-function rotate(file: string, fd: number): boolean {
-  let held;
-  try {
-    held = acquireLock(lockFileFor(file), { waitMs: 0 });
-  } catch {
-    return false;
-  }
-  try {
-    const open = fs.fstatSync(fd);
-    const now = fs.lstatSync(file, { throwIfNoEntry: false });
-    if (now !== undefined && now.ino === open.ino && now.dev === open.dev) fs.renameSync(file, `${file}.1`);
-    return true;
-  } finally {
-    held.release();
-  }
-}
 
 /** What `auditHealth` found. */
 export interface AuditHealth {

@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { acquireLock, lockFileFor } from './lock.ts';
 
 /** The path exists but must not be used: a symlink, a FIFO, another user's file, … */
 export class UnsafeFileError extends Error {
@@ -95,4 +96,28 @@ function ensureDirOk(dir: string, file: string, uid: number | undefined): void {
   if (st === undefined) return;
   const problem = dirProblem(st, uid);
   if (problem) throw new UnsafeFileError(file, problem);
+}
+
+/**
+ * Renames `file` (which `fd` has open) to `to`, replacing what was there: for a log grown too
+ * large. Under the file's lock, without waiting (another process is rotating it: the caller
+ * writes to whichever file is there), and only if the path still names the file `fd` has open,
+ * so processes that all find the file full rotate it once. Returns whether the path now names
+ * another file (the caller reopens it).
+ */
+export function rotateOpenFile(file: string, fd: number, to: string): boolean {
+  let held;
+  try {
+    held = acquireLock(lockFileFor(file), { waitMs: 0 });
+  } catch {
+    return false;
+  }
+  try {
+    const open = fs.fstatSync(fd);
+    const now = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (now !== undefined && now.ino === open.ino && now.dev === open.dev) fs.renameSync(file, to);
+    return true;
+  } finally {
+    held.release();
+  }
 }
