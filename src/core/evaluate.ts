@@ -50,7 +50,7 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
   const pre = isPreTrigger(input.trigger);
   if (pre && isBypass(input.env)) return { ...allowOutput(), bypass: true };
 
-  const shellOptions = options.readScript ? { readScript: options.readScript } : {};
+  const shellOptions = options.readScript ? { readScript: options.readScript, programs: policy.grammars } : { programs: policy.grammars };
   let commands: ShellCommand[] = [];
   let assignments: ReturnType<typeof analyzeLine>['assignments'] = null;
   let error: PolicyOutput['error'];

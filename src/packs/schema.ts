@@ -39,8 +39,10 @@ type Path = (string | number)[];
 
 const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs', 'guarded_words'];
 const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
-const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'gh_api_delete', 'opaque', 'subcommand_dynamic'] as const;
-const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', ...SEGMENT_BOOLEANS];
+const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'opaque', 'subcommand_dynamic'] as const;
+/** Pack keys that are another name of a compiled condition (pack format "1" spelled it so). */
+const SEGMENT_SYNONYMS: Record<string, (typeof SEGMENT_BOOLEANS)[number]> = { gh_api_delete: 'method_delete' };
+const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)];
 const MESSAGE_KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
 export const DEFAULT_PRIORITY = 50;
 
@@ -342,11 +344,11 @@ function readSegment(v: unknown, path: Path, grammars: Grammars): SegmentMatcher
       m[k] = x.map((f) => (f.startsWith('--') && f.includes('=') ? f.slice(0, f.indexOf('=')) : f));
     } else m[k] = x;
   }
-  for (const k of SEGMENT_BOOLEANS) {
+  for (const k of [...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)]) {
     const x = v[k];
     if (x === undefined || x === null) continue;
     if (typeof x !== 'boolean') throw new RuleProblem(`"${k}" must be true or false`, [...path, k]);
-    if (x) m[k] = true;
+    if (x) m[SEGMENT_SYNONYMS[k] ?? (k as (typeof SEGMENT_BOOLEANS)[number])] = true;
   }
   return m;
 }

@@ -1,14 +1,25 @@
 /**
  * Walks the syntax tree and reports every simple command that could run: commands nested in
- * expansions, compound bodies and function bodies included, with wrappers unwrapped
- * (wrappers.ts) and nested scripts (`bash -c`, `eval`, here-documents fed to a shell, script
- * files when a reader is given) analysed recursively within the depth bound.
+ * expansions, compound bodies and function bodies included, with what programs run read from
+ * their data by the one reader (src/grammars: `sudo CMD`, `bash -c TEXT`, `find -exec`,
+ * `python -c CODE`, …) and nested scripts (`bash -c`, `eval`, here-documents fed to a shell,
+ * script files when a reader is given) analysed recursively within the depth bound.
  */
+import { dashedCommand, mayRun, programData, readWords, type Grammars, type Run } from '../grammars/index.ts';
 import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
+import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { Parser } from './parser.ts';
 import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
-import { type Stdin, type UnwrapContext, handlerFor } from './wrappers.ts';
-import { type ArgWord, Vars, assignValue, expandWord, expandWordInto, wordText } from './word-value.ts';
+import { type ArgWord, Vars, assignValue, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
+import { xargsCommands, xargsItems } from './xargs-input.ts';
+
+/** What a shell would read as its script on standard input. */
+export type Stdin =
+  | { kind: 'text'; text: string; dynamic: boolean; label: string }
+  | { kind: 'file'; path: ArgWord; label: string }
+  | { kind: 'unknown'; label: string };
+
+const LANGUAGES: ReadonlySet<string> = new Set<InlineLanguage>(['python', 'node', 'perl', 'ruby', 'php']);
 
 export interface AnalyzeOptions extends ShellLimits {
   /** Structural nesting (compound commands, expansions) accepted. */
@@ -17,6 +28,8 @@ export interface AnalyzeOptions extends ShellLimits {
   maxScripts: number;
   /** Returns a local script's text, or null (missing, not a regular file, too large). */
   readScript?: ((path: string) => string | null) | undefined;
+  /** What programs run and how they read their command line (builtin data plus packs'). */
+  programs: Grammars;
 }
 
 interface Ctx {
@@ -387,8 +400,10 @@ export class Analyzer {
       return this.scriptOutput(body, c.kind === 'subshell' ? vars.child() : vars, level);
     }
     if (c.words.length === 0) return { text: '', dynamic: false };
-    const args: ArgWord[] = [];
-    for (const w of c.words) expandWordInto(w, vars, args);
+    const words: ArgWord[] = [];
+    for (const w of c.words) expandWordInto(w, vars, words);
+    // Through wrappers: `timeout 5 echo 'git push' | sh` pipes what echo prints.
+    const args = this.innermost(words);
     const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
     const dynamic = args.some((a) => a.dynamic);
     if (prog === 'echo') {
@@ -430,13 +445,32 @@ export class Analyzer {
     return null;
   }
 
+  /** The command a chain of wrappers runs (`nice timeout 5 echo x` → `echo x`), read with the program data. */
+  private innermost(argsIn: ArgWord[]): ArgWord[] {
+    let args = argsIn;
+    for (let guard = 0; guard < 16; guard++) {
+      const w0 = args[0];
+      if (w0 === undefined || w0.dynamic || w0.glob) return args;
+      const prog = basename(w0.value);
+      const data = programData(prog, this.opts.programs);
+      if (data === undefined || !mayRun(data.grammar, args)) return args;
+      const r = readWords(args, data.grammar, prog, 'runs');
+      const only = r.unknown === null && r.runs.length === 1 && !r.self ? r.runs[0] : undefined;
+      if (only?.kind !== 'command') return args;
+      args = only.argv;
+    }
+    return args;
+  }
+
   // ---- unwrapping ---------------------------------------------------------------------------
 
-  /** @internal (Unwrapping) */
+  /** Reports the command `argsIn` and what it runs, read with its program's data. */
   unwrap(argsIn: ArgWord[], viaIn: readonly string[], stdinIn: StdinThunk, ctx: Ctx): void {
     let args = argsIn;
     let via = viaIn;
     let stdin = stdinIn;
+    const programs = this.opts.programs;
+    // A chain of wrappers (`sudo nice env CMD`) is followed in this loop, not by recursion.
     for (let guard = 0; guard < 64; guard++) {
       const w0 = args[0];
       if (w0 === undefined) return;
@@ -447,37 +481,114 @@ export class Analyzer {
         this.out.push(cmd);
         return;
       }
-      const prog = basename(w0.value);
-      const handler = handlerFor(prog);
-      if (handler === undefined) {
+      let prog = basename(w0.value);
+      let data = programData(prog, programs);
+      if (data === undefined) {
+        // `git-push`, `…/git-core/git-push`: `git push`.
+        const dashed = dashedCommand(prog, programs);
+        if (dashed !== undefined) {
+          prog = dashed[0];
+          args = [{ ...w0, value: dashed[0] }, { value: dashed[1], dynamic: false, glob: false, start: w0.start }, ...args.slice(1)];
+          data = programData(prog, programs);
+        }
+      }
+      if (data === undefined || !mayRun(data.grammar, args)) {
         this.out.push(toCommand(prog, args, via, false));
         if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx, args.slice(1));
         return;
       }
-      const step = handler(args, prog, this.context(via, stdin, ctx));
-      if (step.kind === 'exec') {
-        via = [...via, step.label];
-        args = step.argv;
-        if (!step.keepStdin) stdin = NO_STDIN;
+      const r = readWords(args, data.grammar, prog, 'runs');
+      if (r.unknown !== null) {
+        this.out.push(toCommand(prog, args, via, true));
+        return;
+      }
+      const only = r.runs.length === 1 && !r.self ? r.runs[0] : undefined;
+      if (only?.kind === 'command' && only.input !== undefined) {
+        // Input known on the line (`echo … | xargs …`): the commands it makes (xargs-input.ts).
+        const items = xargsItems(stdin(), only.input.replace !== null);
+        const made = items === null ? null : xargsCommands(only.input.argv, only.input.replace, items);
+        if (made !== null && only.input.replace !== null) {
+          for (const m of made) this.unwrap(m, [...via, only.label], NO_STDIN, ctx);
+          return;
+        }
+        if (made?.[0] !== undefined) {
+          via = [...via, only.label];
+          args = made[0];
+          stdin = NO_STDIN;
+          continue;
+        }
+      }
+      if (only?.kind === 'command') {
+        via = [...via, only.label];
+        args = only.argv;
+        if (!only.stdin) stdin = NO_STDIN;
         continue;
       }
-      // Handlers never modify `args`: the command is built only when it is reported.
-      if (step.kind === 'self') this.out.push(toCommand(prog, args, via, false));
-      else if (step.kind === 'opaque') this.out.push(toCommand(prog, args, via, true));
+      for (const run of r.runs) this.run(run, prog, via, stdin, ctx);
+      if (r.self) this.out.push(toCommand(prog, args, via, false));
       return;
     }
     this.out.push(toCommand(args[0]?.value ?? '', args, via, true));
   }
 
-  private context(via: readonly string[], stdin: StdinThunk, ctx: Ctx): UnwrapContext {
-    return new Unwrapping(this, via, stdin, ctx);
+  /** One thing a command runs (the reader's `runs`). */
+  private run(run: Run<ArgWord>, prog: string, via: readonly string[], stdin: StdinThunk, ctx: Ctx): void {
+    switch (run.kind) {
+      case 'command':
+        this.unwrap(run.argv, [...via, run.label], run.stdin ? stdin : NO_STDIN, ctx);
+        return;
+      case 'shell':
+        // The words after the text are its $0, $1, … (`bash -c TEXT _ a`); its commands read the
+        // program's standard input (`npx -c sh <<EOF … EOF`).
+        this.nestedScript(run.text, run.label, via, ctx, run.args, stdin());
+        return;
+      case 'script':
+        this.file(run.path, run.label, false, via, ctx, run.args);
+        return;
+      case 'stdin_script':
+        // `bash -s a b`: $0 is the shell's name, then the operands.
+        this.stdinScript(prog, via, stdin(), ctx, run.args.length > 0 ? [literalArg(prog, run.args[0]?.start), ...run.args] : undefined);
+        return;
+      case 'code':
+        this.inlineCode(run.code.value, run.code.dynamic, run.language, run.label, via, ctx, run.code.start);
+        return;
+      case 'stdin_code': {
+        const s = stdin();
+        if (s?.kind === 'text') this.inlineCode(s.text, s.dynamic, run.language, s.label.replace('%', prog), via, ctx, 0);
+        return;
+      }
+    }
+  }
+
+  /** A shell reading its script from standard input (`positional`: its `$0 $1 …`). */
+  private stdinScript(prog: string, via: readonly string[], s: Stdin | null, ctx: Ctx, positional?: readonly ArgWord[]): void {
+    if (s === null) return;
+    const label = s.label.replace('%', prog);
+    if (s.kind === 'text') this.nestedScript({ value: s.text, dynamic: s.dynamic, glob: false, start: 0 }, label, via, ctx, positional);
+    else if (s.kind === 'file') this.file(s.path, label, false, via, ctx, positional?.slice(1));
+    else this.out.push({ argv: [prog], dynamic: [0], opaque: true, via: [...via, label], unseen: 'runtime' });
+  }
+
+  /** Code given to an interpreter: the commands it plainly runs (interpreters.ts). */
+  private inlineCode(code: string, dynamic: boolean, language: string, label: string, via: readonly string[], ctx: Ctx, start: number): void {
+    const nestedVia = [...via, label];
+    if (dynamic || !LANGUAGES.has(language)) {
+      this.out.push({ argv: [code], dynamic: [0], opaque: true, via: nestedVia });
+      return;
+    }
+    for (const call of scanInlineCode(code, language as InlineLanguage)) {
+      if (call.kind === 'shell') this.nestedScript(literalArg(call.text, start), label, via, ctx);
+      else if (call.kind === 'argv') this.unwrap(call.argv.map((a) => literalArg(a, start)), nestedVia, NO_STDIN, ctx);
+      else this.out.push({ argv: [call.text], dynamic: [0], opaque: true, via: nestedVia });
+    }
   }
 
   /**
-   * @internal (Unwrapping) Script text a shell, `eval` or `source` runs. `positional`: the
-   * words after it (`bash -c TEXT $0 $1 …`); undefined: not known.
+   * Script text a shell, `eval` or `source` runs. `positional`: the words after it
+   * (`bash -c TEXT $0 $1 …`); undefined: not known. `stdin`: what its commands read (the
+   * running program's own standard input: `npx -c sh <<EOF … EOF`).
    */
-  nestedScript(textIn: ArgWord, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[]): void {
+  nestedScript(textIn: ArgWord, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[], stdin: Stdin | null = null): void {
     let text = textIn;
     if (text.cmdSub !== undefined) {
       // `eval "$(printf …)"`, `bash -c "$(echo …)"`: the substitution's output, when literal.
@@ -491,7 +602,7 @@ export class Analyzer {
     }
     const vars = label === 'eval' ? ctx.vars : ctx.vars.env(positional === undefined ? null : positionalOf(positional));
     if (!text.dynamic) {
-      this.analyzeText(text.value, text.start, depth, nestedVia, vars, null);
+      this.analyzeText(text.value, text.start, depth, nestedVia, vars, stdin);
       return;
     }
     // Run-time script text: what runs cannot be known; report it, with the arguments handed to
@@ -518,7 +629,7 @@ export class Analyzer {
   }
 
   /**
-   * @internal (Unwrapping) A script file a shell runs (`bash FILE`, `source FILE`, `./x.sh` with
+   * A script file a shell runs (`bash FILE`, `source FILE`, `./x.sh` with
    * `requireShebang`). One that cannot be read is an opaque command marked `unseen`.
    */
   file(path: ArgWord, label: string, requireShebang: boolean, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[]): void {
@@ -581,39 +692,6 @@ export class Analyzer {
       this.out.length = mark;
       this.out.push({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
     }
-  }
-}
-
-/**
- * What a wrapper handler sees. A class rather than an object literal with a getter and four
- * closures: measured, typical one-liners took about a third less time after this change alone.
- */
-class Unwrapping implements UnwrapContext {
-  constructor(
-    private readonly analyzer: Analyzer,
-    readonly via: readonly string[],
-    private readonly stdinThunk: StdinThunk,
-    private readonly ctx: Ctx,
-  ) {}
-
-  get stdin(): Stdin | null {
-    return this.stdinThunk();
-  }
-
-  emit(cmd: ShellCommand): void {
-    this.analyzer.out.push(cmd);
-  }
-
-  script(text: ArgWord, label: string, positional?: readonly ArgWord[]): void {
-    this.analyzer.nestedScript(text, label, this.via, this.ctx, positional);
-  }
-
-  file(path: ArgWord, label: string, shebang: boolean, positional?: readonly ArgWord[]): void {
-    this.analyzer.file(path, label, shebang, this.via, this.ctx, positional);
-  }
-
-  unwrap(argv: ArgWord[], label: string, st: Stdin | null): void {
-    this.analyzer.unwrap(argv, [...this.via, label], () => st, this.ctx);
   }
 }
 
