@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { KnownRule } from '../core/explain.ts';
 import type { CompiledPolicy, Tier } from '../core/policy.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { builtinPacksDir, compilerStampFile, type Paths } from '../paths.ts';
@@ -57,6 +58,8 @@ export interface PolicyReport extends LoadedPolicy {
   files: string[];
   /** Rules checked (all packs and tiers). */
   checked: number;
+  /** Every good rule in load order, with its state (active, or why it is skipped). */
+  known: KnownRule[];
 }
 
 const PACK_FILE = /\.ya?ml$/;
@@ -271,6 +274,7 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: Compiler): PolicyRepor
     problems,
     files,
     checked: compiled.checked,
+    known: compiled.known,
   };
 }
 
