@@ -273,7 +273,7 @@ describe('buckler validate', () => {
   });
 
   it('bad arguments exit 2; --help exits 0', async () => {
-    expect(await validate(['--rules'], fakeIO({ env }))).toBe(2);
+    expect(await validate(['--no-such-option'], fakeIO({ env }))).toBe(2);
     const io = fakeIO({ env });
     expect(await validate(['--help'], io)).toBe(0);
     expect(io.stdout).toMatch(/^Usage: buckler validate/);

@@ -52,6 +52,30 @@ rules:
     action: deny
     user_message: "Blocked by policy MCP-010: destructive SQL through MCP."
     agent_message: "Policy MCP-010 blocks DROP/TRUNCATE via MCP. Propose a migration file instead."
+  - id: protected-file-0
+    trigger: pre_shell_tool
+    match: { tool_name: apply_patch }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: protected-file-1
+    trigger: pre_shell_tool
+    match: { tool_name: write_file }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: protected-file-2
+    trigger: pre_shell_tool
+    match: { tool_name: create }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: mcp-sql-gemini
+    trigger: pre_shell_tool
+    match: { tool_name: mcp_postgres_execute_sql }
+    action: deny
+    user_message: "Blocked by policy MCP-010: destructive SQL through MCP."
+    agent_message: "Policy MCP-010 blocks DROP/TRUNCATE via MCP. Propose a migration file instead."
   - id: other-events
     trigger: unknown_harness_event
     action: deny
@@ -158,6 +182,23 @@ describe.each(HARNESSES)('every %s fixture through the built driver', (harness) 
       expect(isPassReply(reply(hook(['--driver', harness], stdin, {}, HOMES.allow)))).toBe(true);
     });
   }
+});
+
+describe('--event: Copilot CLI native payloads name no event', () => {
+  const raw = readFixture('copilot-cli', 'preToolUse.input.json') as Record<string, unknown>;
+  const { hookName: _named, ...unnamed } = raw;
+  it('the installed command passes it, and the force push is denied in Copilot shape', () => {
+    const h = hook(['--driver', 'copilot-cli', '--event', 'preToolUse'], JSON.stringify(unnamed));
+    expect(reply(h)).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('force') });
+  });
+  it('without it the payload cannot be read: denied, saying why', () => {
+    const h = hook(['--driver', 'copilot-cli'], JSON.stringify(unnamed));
+    expect(reply(h)).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('--event') });
+  });
+  it('after an action, a failure is no opinion', () => {
+    const h = hook(['--driver', 'copilot-cli', '--event', 'postToolUse'], '{not json');
+    expect(isPassReply(reply(h))).toBe(true);
+  });
 });
 
 describe('the builtin packs through each harness', () => {

@@ -97,6 +97,38 @@ describe('choosing the driver', () => {
   });
 });
 
+describe('--event (harnesses whose payload names no event)', () => {
+  const COPILOT_PRE = { sessionId: 's', timestamp: 1, cwd: '/p', toolName: 'bash', toolArgs: { command: 'ls' } };
+  it('adds the event under the adapter event field', async () => {
+    for (const argv of [['--driver', 'copilot-cli', '--event', 'preToolUse'], ['--event=preToolUse', '--driver=copilot-cli']]) {
+      const r = await run(argv, COPILOT_PRE);
+      expect(r.seen[0]).toMatchObject({ harness: 'copilot-cli', event: 'preToolUse', trigger: 'pre_shell_tool', shell: { command: 'ls', cwd: '/p' } });
+    }
+  });
+  it('a payload that names the same event is fine; another event is a failure (deny before an action)', async () => {
+    expect((await run(['--driver', 'copilot-cli', '--event', 'permissionRequest'], { ...COPILOT_PRE, hookName: 'permissionRequest' })).seen).toHaveLength(1);
+    const r = await run(['--driver', 'copilot-cli', '--event', 'preToolUse'], { ...COPILOT_PRE, hookName: 'sessionStart' });
+    expect(r.seen).toHaveLength(0);
+    expect(r.stderr).toContain('--event preToolUse');
+  });
+  it.each([
+    [['--driver', 'copilot-cli', '--event']],
+    [['--driver', 'copilot-cli', '--event', 'pre-tool']],
+    [['--driver', 'copilot-cli', '--event', 'a', '--event', 'b']],
+    [['--driver', 'cursor', '--driver', 'cursor']],
+  ])('%j is a usage failure, denied before an action', async (argv) => {
+    const r = await run(argv, COPILOT_PRE);
+    expect(r.seen).toHaveLength(0);
+    expect(r.output.decision).toBe('deny');
+  });
+  it('an unreadable payload is answered for the event --event names', async () => {
+    const r = await run(['--driver', 'copilot-cli', '--event', 'postToolUse'], '{broken');
+    expect(r.stdout).toBe('');
+    const pre = await run(['--driver', 'copilot-cli', '--event', 'preToolUse'], '{broken');
+    expect(JSON.parse(pre.stdout)).toMatchObject({ permissionDecision: 'deny' });
+  });
+});
+
 describe('what reaches the core', () => {
   it('only the variables the rules name, and the bypass variables', async () => {
     const env = { FOO: 'x', HOME: '/h', AWS_SECRET_ACCESS_KEY: 's', BUCKLER_BYPASS: '0', PATH: '/bin' };

@@ -112,22 +112,49 @@ class DriverFailure extends Error {
   }
 }
 
-function driverName(argv: string[], env: CliIO['env']): string {
-  const [first, second, ...rest] = argv;
+interface DriverArgs {
+  name: string;
+  /** `--event NAME`: the event, for harnesses whose payload does not name it (Copilot CLI's native hooks). */
+  event?: string;
+}
+
+const EVENT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+function driverArgs(argv: string[], env: CliIO['env']): DriverArgs {
   let name: string | undefined;
-  let extra: string[] = [];
-  if (first === undefined) name = undefined;
-  else if (first === '--driver') {
-    if (second === undefined || second === '') throw new DriverFailure('bad_args', '--driver needs a harness name');
-    name = second;
-    extra = rest;
-  } else if (first.startsWith('--driver=')) {
-    name = first.slice('--driver='.length);
-    extra = second === undefined ? [] : [second, ...rest];
-  } else extra = argv;
-  if (extra.length > 0) throw new DriverFailure('bad_args', `unexpected argument '${extra[0]}' in hook mode`);
+  let event: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const flag = arg.startsWith('--driver') ? '--driver' : arg.startsWith('--event') ? '--event' : undefined;
+    let value: string | undefined;
+    if (flag !== undefined && arg === flag) value = argv[++i];
+    else if (flag !== undefined && arg.startsWith(`${flag}=`)) value = arg.slice(flag.length + 1);
+    else throw new DriverFailure('bad_args', `unexpected argument '${arg}' in hook mode`);
+    if ((flag === '--driver' ? name : event) !== undefined) throw new DriverFailure('bad_args', `${flag} given twice`);
+    if (flag === '--driver') {
+      if (value === undefined || value === '') throw new DriverFailure('bad_args', '--driver needs a harness name');
+      name = value;
+    } else {
+      if (value === undefined || !EVENT_NAME.test(value)) throw new DriverFailure('bad_args', '--event needs an event name');
+      event = value;
+    }
+  }
   const chosen = name ?? env.BUCKLER_DRIVER ?? DEFAULT_DRIVER;
-  return chosen === '' ? DEFAULT_DRIVER : chosen;
+  const args: DriverArgs = { name: chosen === '' ? DEFAULT_DRIVER : chosen };
+  if (event !== undefined) args.event = event;
+  return args;
+}
+
+/**
+ * The payload with the event `--event` names, in the adapter's event field. A payload that
+ * names another event is not what this hook was installed for: a failure (fail closed).
+ */
+function withEvent(raw: unknown, event: string | undefined, adapter: Adapter): unknown {
+  if (event === undefined || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const named = (raw as Record<string, unknown>)[adapter.eventField];
+  if (named === undefined) return { ...raw, [adapter.eventField]: event };
+  if (named !== event) throw new DriverFailure('bad_args', `the payload is a ${String(named)} event, but the hook passes --event ${event}`);
+  return raw;
 }
 
 function readPayload(bytes: Buffer): unknown {
@@ -185,6 +212,7 @@ export async function handleHook(
   let parsed = false;
   let input: PolicyInput | undefined;
   let loaded: LoadedPolicy | undefined;
+  let event: string | undefined;
   let result: HookResult;
   // The deadline: what is awaited (stdin, loading the policy) races it. Synchronous work (a
   // cold compile, one evaluation) is not interrupted; it is bounded by its own limits.
@@ -216,7 +244,7 @@ export async function handleHook(
     let failure: DriverFailure | undefined;
     let name = DEFAULT_DRIVER;
     try {
-      name = driverName(argv, io.env);
+      ({ name, event } = driverArgs(argv, io.env));
     } catch (e) {
       failure = e as DriverFailure;
     }
@@ -241,7 +269,7 @@ export async function handleHook(
       adapter = adapterForPayload(bytes.toString('utf8')) ?? adapter;
       throw failure;
     }
-    raw = readPayload(bytes);
+    raw = withEvent(readPayload(bytes), event, adapter);
     parsed = true;
     input = adapter.adaptInput(raw);
     loaded = await inTime(deps.loadPolicy(io.env));
@@ -254,8 +282,9 @@ export async function handleHook(
     // Not parsed: the event name, if one can be read unambiguously, still says before/after.
     let replyTo = raw;
     if (!parsed) {
-      const event = bytes === undefined ? undefined : eventNameFromText(bytes.toString('utf8'), adapter.eventField);
-      replyTo = event === undefined ? undefined : { [adapter.eventField]: event };
+      const named = bytes === undefined ? undefined : eventNameFromText(bytes.toString('utf8'), adapter.eventField);
+      const known = named ?? event;
+      replyTo = known === undefined ? undefined : { [adapter.eventField]: known };
     }
     const before = adapter.isBeforeAction(replyTo);
     const bypass = before && operatorBypass(io.env);

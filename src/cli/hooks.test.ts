@@ -358,6 +358,89 @@ describe('buckler hooks --harness claude-code', () => {
   });
 });
 
+/** The harnesses added in issue 12, on real files: the same round trip as Claude Code's. */
+describe.each([
+  {
+    harness: 'codex',
+    dir: '.codex',
+    file: 'hooks.json',
+    homeVar: 'CODEX_HOME',
+    homeDir: (d: string) => d,
+    projectFile: ['.codex', 'hooks.json'],
+    original: { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './gate.sh', timeout: 5 }] }] } },
+    events: ['PreToolUse', 'PostToolUse'],
+    warning: '/hooks',
+  },
+  {
+    harness: 'gemini-cli',
+    dir: '.gemini',
+    file: 'settings.json',
+    homeVar: 'GEMINI_CLI_HOME',
+    homeDir: (d: string) => path.join(d, '.gemini'),
+    projectFile: ['.gemini', 'settings.json'],
+    original: { security: { auth: { selectedType: 'gemini-api-key' } }, hooks: { enabled: true, BeforeTool: [{ matcher: 'write_file', hooks: [{ type: 'command', command: 'npx prettier --write' }] }] } },
+    events: ['BeforeTool', 'AfterTool'],
+    warning: null,
+  },
+  {
+    harness: 'copilot-cli',
+    dir: '.copilot',
+    file: 'settings.json',
+    homeVar: 'COPILOT_HOME',
+    homeDir: (d: string) => d,
+    projectFile: ['.github', 'copilot', 'settings.json'],
+    original: { model: 'gpt-5', hooks: { preToolUse: [{ type: 'command', bash: './audit.sh', timeoutSec: 5 }] } },
+    events: ['preToolUse', 'postToolUse', 'postToolUseFailure'],
+    warning: null,
+  },
+])('buckler hooks --harness $harness on real files', ({ harness, dir, file, homeVar, homeDir, projectFile, original, events, warning }) => {
+  const userFile = () => path.join(home, dir, file);
+  const text = `${JSON.stringify(original, null, 2)}\n`;
+
+  it('merge keeps every other entry, status is ok, a second merge changes nothing, strip restores the bytes', () => {
+    fs.mkdirSync(path.join(home, dir));
+    fs.writeFileSync(userFile(), text);
+    const r = buckler(['merge', '--harness', harness]);
+    expect(r.code).toBe(0);
+    if (warning !== null) expect(r.stdout + r.stderr).toContain(warning);
+    const value = JSON.parse(fs.readFileSync(userFile(), 'utf8'));
+    for (const e of events) expect(JSON.stringify(value.hooks[e])).toContain(DEFAULT_CMD(harness));
+    for (const [k, v] of Object.entries(original.hooks)) {
+      if (Array.isArray(v)) expect(value.hooks[k][0]).toEqual(v[0]);
+      else expect(value.hooks[k]).toEqual(v);
+    }
+    expect(Object.keys(value)).toEqual(Object.keys(original));
+    const wired = fs.readFileSync(userFile());
+    expect(buckler(['status', '--harness', harness]).code).toBe(0);
+    expect(buckler(['merge', '--harness', harness]).code).toBe(0);
+    expect(fs.readFileSync(userFile()).equals(wired)).toBe(true);
+    expect(buckler(['strip', '--harness', harness]).code).toBe(0);
+    expect(fs.readFileSync(userFile(), 'utf8')).toBe(text);
+    expect(listing(path.join(home, dir))).toEqual([file]);
+  });
+
+  it('creates the file when missing and deletes it again; a malformed file is left alone', () => {
+    expect(buckler(['merge', '--harness', harness]).code).toBe(0);
+    expect(fs.existsSync(userFile())).toBe(true);
+    expect(buckler(['strip', '--harness', harness]).code).toBe(0);
+    expect(fs.existsSync(userFile())).toBe(false);
+    fs.writeFileSync(userFile(), '{"hooks": [');
+    expect(buckler(['merge', '--harness', harness]).code).toBe(1);
+    expect(fs.readFileSync(userFile(), 'utf8')).toBe('{"hooks": [');
+  });
+
+  it(`honours ${homeVar} and the project scope`, () => {
+    const alt = path.join(home, 'alt');
+    fs.mkdirSync(alt);
+    expect(buckler(['merge', '--harness', harness], { env: { [homeVar]: alt } }).code).toBe(0);
+    expect(fs.existsSync(path.join(homeDir(alt), file))).toBe(true);
+    fs.mkdirSync(path.join(home, 'proj'));
+    expect(buckler(['merge', '--harness', harness, '--scope', 'project', '--project', 'proj']).code).toBe(0);
+    expect(fs.existsSync(path.join(home, 'proj', ...projectFile))).toBe(true);
+    expect(fs.existsSync(userFile())).toBe(false);
+  });
+});
+
 describe('buckler hooks --harness all', () => {
   it('wires only harnesses whose home directory exists', () => {
     fs.mkdirSync(path.join(home, '.claude'));
@@ -382,7 +465,7 @@ describe('buckler hooks --harness all', () => {
 describe('usage errors exit 2', () => {
   it.each([
     [['merge', '--scope', 'local'], '--scope local: cursor has only user, project'],
-    [['merge', '--harness', 'vim'], '--harness vim: expected cursor, claude-code or all'],
+    [['merge', '--harness', 'vim'], '--harness vim: expected cursor, claude-code, codex, gemini-cli, copilot-cli or all'],
     [['merge', '--frobnicate'], 'unknown option --frobnicate'],
     [[], 'say merge, strip or status'],
     [['merge', '--command'], '--command needs a value'],

@@ -16,8 +16,8 @@ import { processPaths, processUid } from './process-paths.ts';
 
 export const VALIDATE_HELP = `Usage: buckler validate [--packs-dir DIR] [--rules-dir DIR] [--config FILE]
 
-Checks the builtin packs, your packs (rules.d) and config.toml, and runs every rule's
-examples. Each problem is listed as  file:line rule pack/rule: what is wrong.
+Checks the builtin packs, your packs (rules.d), installed signed pack bundles and config.toml,
+and runs every rule's examples. Each problem is listed as  file:line rule pack/rule: what is wrong.
 Without options it also checks the compiled-pack cache the hook uses: one that was changed
 after Buckler wrote it, or is reached through a symbolic link, is an error (the hook never
 uses it, and rebuilds it).
@@ -26,6 +26,8 @@ Options:
       --packs-dir DIR   builtin packs to check (default: the packs shipped with Buckler)
       --rules-dir DIR   user packs to check (default: rules.d in the config directory)
       --config FILE     config file to check (default: config.toml in the config directory)
+      --rules           also list every active rule with its pack and source (builtin, user,
+                        or the signed bundle it came from) and every refused bundle
   -h, --help            show this help
 
 Exit codes: 0 no errors (warnings may be listed), 1 errors found, 2 bad arguments.
@@ -39,6 +41,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       'packs-dir': { type: 'string' },
       'rules-dir': { type: 'string' },
       config: { type: 'string' },
+      rules: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     io,
@@ -75,6 +78,15 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   for (const p of warnings) io.out(`warning: ${formatProblem(p, display)}\n`);
   const cacheBad = cache !== undefined && (cache.state === 'damaged' || cache.state === 'unsafe');
   if (cache) io.out(`${cacheLine(cache)}\n`);
+  if (values.rules) {
+    const origin = new Map(report.sources.flatMap((s) => s.packs.map((p) => [p.pack.file, p] as const)));
+    const packSource = new Map(report.policy.packs.map((p) => [p.id, origin.get(p.source)] as const));
+    for (const r of report.policy.rules) {
+      const p = packSource.get(r.pack);
+      io.out(`rule ${r.id}  ${r.action}  ${r.tier}  ${p === undefined ? '?' : `${p.origin} (${display(p.pack.file)})`}\n`);
+    }
+    for (const s of report.sources) for (const r of s.refused) io.out(`refused ${s.source} ${display(r.file)}: ${r.message}\n`);
+  }
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   io.out(
     `${errors.length === 0 && !cacheBad ? 'ok' : 'failed'}: ${plural(report.files.length, 'pack file')}, ${plural(report.checked, 'rule')} checked ` +

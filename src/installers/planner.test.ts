@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it, expect } from 'vitest';
 import { applyPlan } from './apply.ts';
 import { claudeCodeInstaller } from './claude-code/installer.ts';
+import { CODEX_TRUST_NOTE, codexInstaller } from './codex/installer.ts';
 import { cursorInstaller } from './cursor/installer.ts';
 import { InstallerError } from './errors.ts';
 import type { HarnessInstaller } from './installer.ts';
@@ -56,6 +57,8 @@ const othersCursor = `{
 }
 `;
 
+const CMD_CODEX = "'/usr/bin/node' '/opt/b/dist/buckler.cjs' --driver codex";
+
 describe('merge', () => {
   it('creates a fresh file (and its directory) with no backup', () => {
     const file = path.join(dir, '.cursor', 'hooks.json');
@@ -66,6 +69,12 @@ describe('merge', () => {
     expect(fs.readFileSync(file, 'utf8').endsWith('}\n')).toBe(true);
     expect(fs.existsSync(backupFileOf(file))).toBe(false);
     expect(leftovers(path.dirname(file))).toEqual([]);
+  });
+
+  it("a new file's plan carries what the harness needs besides the file (Codex's trust step)", () => {
+    const plan = readMergePlan(codexInstaller, path.join(dir, '.codex', 'hooks.json'), CMD_CODEX);
+    expect(plan.fileAction).toBe('create');
+    expect(plan.warnings).toEqual([CODEX_TRUST_NOTE]);
   });
 
   it("keeps other people's hooks in order, backs up the original, keeps the file mode", () => {

@@ -89,7 +89,7 @@ export function statusOfValue(installer: HarnessInstaller, file: string, value: 
     commands,
     expected,
     upToDate,
-    warnings: value === null ? [] : installer.warnings(value),
+    warnings: value === null ? [] : installer.warnings(value, file),
     ok: wiring === 'full' && extra.length === 0 && commands.every((c) => c.problems.length === 0),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The one place that reads packs and config from disk: builtin packs (sorted by file name), then
- * user packs from the rules directory (sorted), then `config.toml`, compiled into one policy.
+ * The one place that reads packs and config from disk: `config.toml`, then each pack source in
+ * load order (sources.ts: builtin packs, user packs from rules.d, installed signed bundles),
+ * compiled into one policy.
  *
  * The compiler itself (YAML, TOML, schema, examples: ./compiler.ts) is imported only when the
  * compiled-pack cache misses; that is why loading is asynchronous.
@@ -13,7 +14,7 @@ import { writeFileAtomic } from '../files/atomic.ts';
 import { builtinPacksDir, compilerStampFile, type Paths } from '../paths.ts';
 import { cacheFileName, cacheFileText, readCacheFile, stampOf, type FileState, type StampParts } from './cache.ts';
 import type { BucklerConfig } from './config.ts';
-import type { PackSource } from './compile.ts';
+import { bundleSource, directorySource, fileState, readText, type PackSourceProvider, type SourceReport } from './sources.ts';
 import type { Problem } from './problems.ts';
 
 type Compiler = typeof import('./compiler.ts');
@@ -27,6 +28,8 @@ export interface RuntimeOptions {
   packsDir?: string;
   /** User packs directory (default: `rules.d` under the config directory). */
   rulesDir?: string;
+  /** Installed pack bundles (default: `bundles` under the data directory). */
+  bundlesDir?: string;
   /** Config file (default: `config.toml` under the config directory). */
   configFile?: string;
   /** Run rule examples while compiling (default true). */
@@ -54,17 +57,15 @@ export interface LoadedPolicy {
 
 export interface PolicyReport extends LoadedPolicy {
   problems: Problem[];
-  /** Pack files read, in load order. */
+  /** Pack files read, in load order (a bundle counts as one file). */
   files: string[];
+  /** Each source in load order: what it loaded (with each pack's origin) and what it refused. */
+  sources: SourceReport[];
   /** Rules checked (all packs and tiers). */
   checked: number;
   /** Every good rule in load order, with its state (active, or why it is skipped). */
   known: KnownRule[];
 }
-
-const PACK_FILE = /\.ya?ml$/;
-/** `PACK_FILE.test`, without compiling a regular expression on the hook path. */
-const isPackFile = (name: string): boolean => name.endsWith('.yaml') || name.endsWith('.yml');
 
 /**
  * The policy the hook path uses. Compiled packs are cached in the state directory, keyed by
@@ -167,29 +168,16 @@ async function compileFromDisk(paths: Paths, opts: RuntimeOptions): Promise<Load
   return { policy, config, warnings };
 }
 
-function fileState(file: string): FileState {
-  try {
-    const st = fs.statSync(file, { throwIfNoEntry: false });
-    return { path: file, stat: st ? { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : null };
-  } catch {
-    return { path: file, stat: null };
-  }
+function providers(paths: Paths, opts: RuntimeOptions): PackSourceProvider[] {
+  return [
+    directorySource('builtin', opts.packsDir ?? builtinPacksDir()),
+    directorySource('user', opts.rulesDir ?? paths.rulesDir),
+    bundleSource(opts.bundlesDir ?? paths.bundlesDir),
+  ];
 }
 
 function currentInputs(paths: Paths, opts: RuntimeOptions, options: StampParts['options']): StampParts {
-  const dirs = [opts.packsDir ?? builtinPacksDir(), opts.rulesDir ?? paths.rulesDir].map((dir) => {
-    let names: string[] | null = null;
-    // Most users have no rules directory: asking first spares building an ENOENT error (with
-    // its stack) on every hook.
-    if (fs.existsSync(dir)) {
-      try {
-        names = fs.readdirSync(dir).filter(isPackFile).sort();
-      } catch {
-        names = null;
-      }
-    }
-    return { dir, files: names === null ? null : names.map((n) => fileState(path.join(dir, n))) };
-  });
+  const dirs = providers(paths, opts).map((p) => p.listing());
   return { code: fileState(compilerStampFile()), config: fileState(opts.configFile ?? paths.configFile), dirs, options };
 }
 
@@ -252,20 +240,12 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: Compiler): PolicyRepor
   }
   if (opts.tier) config = { ...config, tier: opts.tier };
 
-  const sources: PackSource[] = [];
-  const files: string[] = [];
-  const builtinDir = opts.packsDir ?? builtinPacksDir();
-  for (const [dir, builtin] of [[builtinDir, true], [opts.rulesDir ?? paths.rulesDir, false]] as const) {
-    const names = listPackFiles(dir, problems, builtin);
-    for (const name of names) {
-      const file = path.join(dir, name);
-      files.push(file);
-      const src = readPack(c, file, name, builtin, problems);
-      if (src) sources.push(src);
-    }
-  }
+  const taken = new Map<string, string>();
+  const sources = providers(paths, opts).map((p) => p.load({ c, config, problems, taken }));
+  const packs = sources.flatMap((s) => s.packs);
+  const files = sources.flatMap((s) => s.files);
 
-  const compiled = compilePolicy(sources, { tier: config.tier, packs: config.packs, examples: opts.examples ?? true });
+  const compiled = compilePolicy(packs.map((p) => p.pack), { tier: config.tier, packs: config.packs, examples: opts.examples ?? true });
   problems.push(...compiled.problems);
   return {
     policy: compiled.policy,
@@ -273,48 +253,8 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: Compiler): PolicyRepor
     warnings: problems.map((p) => formatProblem(p)),
     problems,
     files,
+    sources,
     checked: compiled.checked,
     known: compiled.known,
   };
-}
-
-function listPackFiles(dir: string, problems: Problem[], required: boolean): string[] {
-  try {
-    return fs
-      .readdirSync(dir)
-      .filter(isPackFile)
-      .sort();
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !required) return [];
-    problems.push({ severity: 'error', file: dir, message: `cannot read the packs directory (${code ?? String(e)})` });
-    return [];
-  }
-}
-
-function readText(file: string, problems: Problem[], optional: boolean): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (optional && code === 'ENOENT') return null;
-    problems.push({ severity: 'error', file, message: `cannot read the file (${code ?? String(e)})` });
-    return null;
-  }
-}
-
-function readPack(c: Compiler, file: string, name: string, builtin: boolean, problems: Problem[]): PackSource | null {
-  const text = readText(file, problems, false);
-  if (text === null) return null;
-  try {
-    const { doc, lines, documents } = c.parseYaml(text, file);
-    if (documents > 1) problems.push({ severity: 'warning', file, message: 'holds several YAML documents; only the first is read' });
-    return { file, name: name.replace(PACK_FILE, ''), builtin, doc, lines };
-  } catch (e) {
-    if (!(e instanceof c.YamlSyntaxError)) throw e;
-    const p: Problem = { severity: 'error', file, message: `${e.message} (file skipped)` };
-    if (e.line !== undefined) p.line = e.line;
-    problems.push(p);
-    return null;
-  }
 }

@@ -24,11 +24,3 @@ export function claudeHandler(hook: WantedHook, command: string): Record<string,
     ...(hook.blockOnFailure ? { onFailure: 'block' } : {}),
   };
 }
-
-/** The matcher group holding Buckler's handler. */
-export function claudeGroup(hook: WantedHook, command: string): Record<string, unknown> {
-  return {
-    ...(hook.matcher === undefined ? {} : { matcher: hook.matcher }),
-    hooks: [claudeHandler(hook, command)],
-  };
-}
