@@ -102,7 +102,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   if (Object.keys(env).length > 0) input = { ...input, env };
   const cwd = input.shell?.cwd ?? io.cwd;
-  const result = explain(input, report.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), known: report.known });
+  const origins = new Map(report.sources.flatMap((s) => s.packs.map((p) => [p.pack.file, p.origin] as const)));
+  const known = report.known.map((k) => {
+    const origin = k.source !== undefined ? origins.get(k.source) : undefined;
+    return origin !== undefined ? { ...k, origin } : k;
+  });
+  const result = explain(input, report.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), known });
 
   if (values.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
   else io.out(render(result, io.stdoutIsTTY && !io.env['NO_COLOR'], (f) => display(f, io.cwd)));
@@ -159,7 +164,8 @@ export function render(x: Explanation, colour: boolean, displayFile: (f: string)
     }
     for (const r of rules) {
       const head = `${r.outcome === 'skipped' ? dim('–') : mark(r.matched)} ${paint(r.action, r.action.padEnd(5))} ${r.rule}`;
-      const meta = [`priority ${r.priority}`, r.tier, ...(r.source ? [displayFile(r.source)] : [])].join(', ');
+      const from = r.source ? `${displayFile(r.source)}${r.origin && r.origin !== 'builtin' ? ` [${r.origin}]` : ''}` : null;
+      const meta = [`priority ${r.priority}`, r.tier, ...(from ? [from] : [])].join(', ');
       lines.push(`${indent}${head}  ${dim(`(${meta})`)}  ${outcomeText(r, x.tier)}`);
       const conds = conditionsText(r, mark);
       for (const c of conds) lines.push(`${indent}    ${c}`);

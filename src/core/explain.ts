@@ -27,6 +27,8 @@ export interface KnownRule {
   state: RuleState;
   /** The file the rule came from. */
   source?: string;
+  /** Where its pack came from: `builtin`, `user`, `bundle NAME VERSION` (the loader's sources). */
+  origin?: string;
 }
 
 export interface ConditionTrace {
@@ -56,6 +58,7 @@ export interface RuleTrace {
   rule: string;
   pack: string;
   source: string | null;
+  origin: string | null;
   action: Decision;
   priority: number;
   tier: Tier;
@@ -194,6 +197,7 @@ function traceRules(rules: readonly Ordered[], facts: CommandFacts | null, j: Ju
       rule: w.rule.id,
       pack: w.rule.pack,
       source: null,
+      origin: null,
       action: w.rule.action,
       priority: w.rule.priority,
       tier: w.rule.tier,
@@ -234,6 +238,7 @@ function traceRule(k: Ordered, facts: CommandFacts | null, j: Judged, input: Pol
     rule: rule.id,
     pack: rule.pack,
     source: k.source ?? null,
+    origin: k.origin ?? null,
     action: rule.action,
     priority: rule.priority,
     tier: rule.tier,
