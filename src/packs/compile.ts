@@ -73,7 +73,7 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
     let count = 0;
     for (const l of loaded) {
       if (ids.has(l.rule.id)) {
-        problems.push(ruleProblem(src, l, `duplicate rule id ${l.rule.id} (already loaded from an earlier file); this one is skipped`));
+        problems.push({ ...ruleProblem(src, l, `duplicate rule id ${l.rule.id} (already loaded from an earlier file); this one is skipped`), dropped: true });
         continue;
       }
       ids.add(l.rule.id);

@@ -219,6 +219,7 @@ export function readRules(
     } catch (e) {
       if (!(e instanceof RuleProblem)) throw e;
       report('error', e.path, e.message);
+      problems[problems.length - 1]!.dropped = true;
     }
   });
   return { rules, problems };
