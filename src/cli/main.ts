@@ -17,6 +17,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
   evaluate: { summary: 'PolicyInput JSON in, PolicyOutput JSON out', load: () => import('./evaluate.ts') },
   check: { summary: 'decide one command line, readably', load: () => import('./check.ts') },
   explain: { summary: 'why a command line (or harness event) gets its decision, rule by rule', load: () => import('./explain.ts') },
+  test: { summary: 'run policy test cases (YAML): exit 1 with a diff on a mismatch', load: () => import('./policy-test.ts') },
   validate: { summary: 'check packs and user rules; exit 1 on errors', load: () => import('./validate.ts') },
   hooks: { summary: 'merge|strip|status Buckler in a harness config', load: () => import('./hooks.ts') },
   paths: { summary: 'print the files and directories Buckler uses', load: () => import('./paths.ts') },
