@@ -38,12 +38,12 @@ export interface PackContext {
 type Obj = Record<string, unknown>;
 type Path = (string | number)[];
 
-const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs', 'guarded_words'];
-const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
+export const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs', 'guarded_words'];
+export const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
 const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'opaque', 'subcommand_dynamic'] as const;
 /** Pack keys that are another name of a compiled condition (pack format "1" spelled it so). */
 const SEGMENT_SYNONYMS: Record<string, (typeof SEGMENT_BOOLEANS)[number]> = { gh_api_delete: 'method_delete' };
-const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)];
+export const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)];
 const MESSAGE_KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
 export const DEFAULT_PRIORITY = 50;
 /** The pack format this Buckler reads (a pack's `version:`, a bundle's `pack_format`). */
