@@ -17,6 +17,7 @@ import { parsePolicyInput } from '../core/input.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
+import { packageRoot } from '../paths.ts';
 import { checkTier, parseCommandWords } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
 import type { CliIO } from './io.ts';
@@ -139,9 +140,13 @@ function readEvent(file: string, driver: string | undefined, io: CliIO): PolicyI
   }
 }
 
+/** A pack file relative to the working directory, else to Buckler's own directory (builtin packs), else as is. */
 function display(file: string, cwd: string): string {
-  const rel = path.relative(cwd, file);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+  for (const base of [cwd, packageRoot()]) {
+    const rel = path.relative(base, file);
+    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel;
+  }
+  return file;
 }
 
 /** The explanation for a terminal. Colour only on a TTY (and never with NO_COLOR). */

@@ -38,8 +38,8 @@ export const HELP = `Usage: buckler hooks merge|strip|status [options]
   status   show which hooks are wired, the command they run and whether it exists
 
 Options:
-  --harness NAME   cursor (default), claude-code, codex, gemini-cli, copilot-cli, or all
-                   (every harness whose home directory exists)
+  --harness NAME   cursor, claude-code, codex, gemini-cli, copilot-cli, or all (default:
+                   every harness whose home directory exists, as setup.sh does)
   --scope SCOPE    user (default), project, local (claude-code only), or managed (claude-code:
                    the administrator's managed settings, which project settings cannot switch off)
   --project DIR    project directory for --scope project|local (default: the current directory)
@@ -66,7 +66,8 @@ class UsageError extends Error {}
 
 function parseArgs(args: string[], cwd: string): Options | 'help' {
   const opts: Partial<Options> & { dryRun: boolean; json: boolean } = { dryRun: false, json: false };
-  let harness = 'cursor';
+  // Every harness found, as setup.sh does: wiring one of several leaves the others unguarded.
+  let harness = 'all';
   let scope = 'user';
   let project: string | undefined;
   for (let i = 0; i < args.length; i++) {

@@ -39,7 +39,7 @@ export function helpText(): string {
     '                            default $BUCKLER_DRIVER or cursor; EVENT: for payloads that',
     '                            do not name their event, Copilot CLI native hooks)',
     ...lines,
-    '  buckler --version | --help',
+    '  buckler version | --version | -v | --help',
     '',
     "Run 'buckler COMMAND --help' for a command's options.",
     '',
@@ -70,7 +70,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     abandonedHook = run.abandoned;
     return run.exitCode;
   }
-  if (first === '--version' || first === '-V') {
+  if (first === '--version' || first === '-V' || first === '-v' || first === 'version') {
     io.out(`${VERSION}\n`);
     return 0;
   }

@@ -299,7 +299,7 @@ function summary(out: PolicyOutput, commands: readonly CommandTrace[]): string {
   if (out.error && out.commands.length === 0) return `${out.decision}: the command line could not be analysed (${out.error.message})`;
   const d = commands.find((c) => c.decisive);
   if (commands.length === 0) return out.rule ? `${out.decision}: rule ${out.rule} decides the event` : `${out.decision}: no rule applies to the event`;
-  if (!d || d.rule === null) return `${out.decision}: no rule matched any of the ${commands.length} command${commands.length === 1 ? '' : 's'}; what no rule matches is allowed`;
+  if (!d || d.rule === null) return `${out.decision}: no rule matched ${commands.length === 1 ? 'the command' : `any of the ${commands.length} commands`}; what no rule matches is allowed`;
   const n = commands.length;
   const which = n === 1 ? 'the only command' : `command ${commands.indexOf(d) + 1} of ${n}, the most severe decision of the line`;
   return `${out.decision}: rule ${d.rule} decides ${which}`;
