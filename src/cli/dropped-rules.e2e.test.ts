@@ -2,7 +2,7 @@
  * A rule dropped at load (`action: block`) is reported where a person sees it: in hook mode
  * through the harness's person-facing channel (Claude Code and Gemini CLI `systemMessage`),
  * never blocking because of it and never printing more than one JSON object; and by
- * `buckler doctor`. Through the built bundle.
+ * `buckler doctor` and `buckler hooks status`. Through the built bundle.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -70,5 +70,14 @@ describe('a rule dropped at load, in hook mode', () => {
       env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state') },
     });
     expect(d.stdout).toMatch(/not loaded: .*mine\.yaml:6 rule mine\/no-curl: "action" must be one of/);
+  });
+
+  it('hooks status names it (text and --json)', () => {
+    const env = { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state') };
+    fs.mkdirSync(path.join(home, '.cursor'), { recursive: true });
+    const text = spawnSync(process.execPath, [bundle, 'hooks', 'status'], { encoding: 'utf8', cwd: home, env });
+    expect(text.stdout).toMatch(/rules not loaded \(the hooks leave them out; they guard nothing; run 'buckler validate'\):\n {2}.*mine\.yaml:6 rule mine\/no-curl: /);
+    const json = spawnSync(process.execPath, [bundle, 'hooks', 'status', '--json'], { encoding: 'utf8', cwd: home, env });
+    expect((JSON.parse(json.stdout) as { rules_not_loaded: string[] }).rules_not_loaded).toEqual([expect.stringMatching(/mine\/no-curl/)]);
   });
 });
