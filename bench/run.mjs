@@ -101,6 +101,8 @@ function wholeProcess() {
     'cursor deny (preToolUse: git push --force)': ['cursor', { ...cursorBase, hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'git push --force origin main', cwd: '/home/user/project' }, tool_use_id: 't1', cwd: '/home/user/project' }],
     'cursor allow (beforeShellExecution: ls -la)': ['cursor', { ...cursorBase, hook_event_name: 'beforeShellExecution', command: 'ls -la', cwd: '/home/user/project', sandbox: false }],
     'cursor deny (beforeShellExecution: git pf, alias in .git/config)': ['cursor', { ...cursorBase, hook_event_name: 'beforeShellExecution', command: 'git pf origin main', cwd: repo, sandbox: false }],
+    'claude-code allow (PreToolUse Read: src/app.ts)': ['claude-code', { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/home/user/project', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/home/user/project/src/app.ts' }, tool_use_id: 't3' }],
+    'cursor allow (beforeReadFile: src/app.ts)': ['cursor', { ...cursorBase, hook_event_name: 'beforeReadFile', file_path: '/home/user/project/src/app.ts', content: 'export const x = 1;\n'.repeat(200), attachments: [] }],
     'claude-code deny (PreToolUse Bash: git commit)': ['claude-code', { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/home/user/project', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git add -A && git commit -m wip' }, tool_use_id: 't2' }],
   };
   const scenarios = [];

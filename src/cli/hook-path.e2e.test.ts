@@ -84,6 +84,18 @@ describe('hook path and the compiled-pack cache', () => {
     else expect(warm.stdout.trim()).toBe('{}');
   });
 
+  it('warm file-read and MCP events load nothing a warm shell event does not', () => {
+    hook(allow);
+    const shell = new Set(hook(allow).loaded);
+    const read = { hook_event_name: 'beforeReadFile', file_path: '/tmp/a.ts', content: 'x', conversation_id: 'c', workspace_roots: ['/tmp'] };
+    const mcp = { hook_event_name: 'beforeMCPExecution', tool_name: 'q', tool_input: '{}', mcp_server_name: 's', conversation_id: 'c', workspace_roots: ['/tmp'] };
+    for (const payload of [read, mcp]) {
+      const r = hook(payload);
+      expect(r.stdout.trim()).toBe('{}');
+      expect(r.loaded.filter((m) => !shell.has(m))).toEqual([]);
+    }
+  });
+
   it('a user pack added after warming is seen (and recompiled) at once', () => {
     hook(allow);
     expect(hook(allow).loaded).not.toContain('js-yaml');

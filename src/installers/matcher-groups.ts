@@ -55,93 +55,128 @@ function matcherOf(group: JsonObject): { matcher?: string } {
   return typeof group.matcher === 'string' ? { matcher: group.matcher } : {};
 }
 
+/** Buckler's handlers in each matcher group of an event (null: not a group Buckler can be in). */
+function ownsOf(groups: unknown[]): ((Own | null)[] | null)[] {
+  return groups.map((g) => (isObject(g) && Array.isArray(g.hooks) ? (g.hooks as unknown[]).map(ownHandler) : null));
+}
+
+/**
+ * Which matcher group each wanted hook of one event goes into (an event may have several, each
+ * with its own matcher): first a group holding Buckler with the hook's matcher, then a group of
+ * Buckler's alone (an older wiring, upgraded in place).
+ */
+function assignGroups(groups: unknown[], owns: ((Own | null)[] | null)[], eventHooks: readonly WantedHook[]): Map<number, WantedHook> {
+  const assign = new Map<number, WantedHook>();
+  const taken = new Set<WantedHook>();
+  const pick = (h: WantedHook, fits: (i: number) => boolean): void => {
+    const i = groups.findIndex((_, j) => !assign.has(j) && fits(j));
+    if (i < 0) return;
+    assign.set(i, h);
+    taken.add(h);
+  };
+  for (const h of eventHooks) {
+    pick(h, (j) => owns[j]?.some((o) => o !== null) === true && (groups[j] as JsonObject).matcher === h.matcher);
+  }
+  for (const h of eventHooks) {
+    if (!taken.has(h)) pick(h, (j) => (owns[j]?.length ?? 0) > 0 && owns[j]?.every((o) => o !== null) === true);
+  }
+  return assign;
+}
+
 /** The one edit behind wire and unwire: Buckler's handlers become exactly `wiring.hooks`. */
 function rewire(value: JsonObject, wiring: GroupWiring, command: string | null): Edit {
   const wanted = wiring.hooks;
-  const ownGroup = (hook: WantedHook, cmd: string): JsonObject => groupOf(wiring, hook, cmd);
   const changes: Change[] = [];
-  const byEvent = new Map(command === null ? [] : wanted.map((h) => [h.event, h] as const));
-  const placed = new Set<string>();
+  const byEvent = new Map<string, WantedHook[]>();
+  if (command !== null) for (const h of wanted) byEvent.set(h.event, [...(byEvent.get(h.event) ?? []), h]);
+  const placed = new Set<WantedHook>();
   const hooks = isObject(value.hooks) ? value.hooks : {};
   const events: [string, unknown][] = [];
+  const m = (hook: WantedHook): { matcher?: string } => (hook.matcher === undefined ? {} : { matcher: hook.matcher });
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups) || isSetting(wiring, event)) {
       events.push([event, groups]);
       continue;
     }
-    const hook = byEvent.get(event);
+    const eventHooks = byEvent.get(event) ?? [];
+    const owns = ownsOf(groups);
+    const assign = command === null ? new Map<number, WantedHook>() : assignGroups(groups, owns, eventHooks);
     const kept: unknown[] = [];
     let dropped = false;
-    for (const group of groups) {
-      if (!isObject(group) || !Array.isArray(group.hooks)) {
+    groups.forEach((group, gi) => {
+      const own = owns[gi];
+      if (own === null || own === undefined || own.every((o) => o === null)) {
         kept.push(group);
-        continue;
+        return;
       }
-      const handlers: unknown[] = group.hooks;
-      const owns = handlers.map(ownHandler);
-      if (owns.every((o) => o === null)) {
-        kept.push(group);
-        continue;
-      }
-      const where = matcherOf(group);
+      const g = group as JsonObject;
+      const handlers = g.hooks as unknown[];
+      const where = matcherOf(g);
       const removeOwn = (skipFirst: boolean): void => {
         let skipped = !skipFirst;
-        for (const o of owns) {
+        for (const o of own) {
           if (o === null) continue;
           if (!skipped) skipped = true;
           else changes.push({ op: 'remove', event, ...where, command: o.command });
         }
       };
-      const firstOwn = owns.find((o) => o !== null) as Own;
-      if (hook !== undefined && command !== null && !placed.has(event)) {
-        placed.add(event);
-        const m = hook.matcher === undefined ? {} : { matcher: hook.matcher };
-        if (owns.every((o) => o !== null)) {
+      const firstOwn = own.find((o) => o !== null) as Own;
+      const hook = assign.get(gi);
+      if (hook !== undefined && command !== null) {
+        placed.add(hook);
+        if (own.every((o) => o !== null)) {
           // A group of Buckler's alone: becomes Buckler's group, in the same place.
-          const next = ownGroup(hook, command);
+          const next = groupOf(wiring, hook, command);
           kept.push(next);
           if (!sameJson(group, next)) {
-            changes.push({ op: 'replace', event, ...m, command, previous: firstOwn.command });
+            changes.push({ op: 'replace', event, ...m(hook), command, previous: firstOwn.command });
             removeOwn(true);
           }
-          continue;
+          return;
         }
-        if (group.matcher === hook.matcher) {
-          // Someone else's group with Buckler's matcher: Buckler's handler is replaced in place.
-          const next = wiring.handler(hook, command);
-          let done = false;
-          const rest = handlers.flatMap((h, i) => {
-            if (owns[i] === null) return [h];
-            if (done) return [];
-            done = true;
-            return [next];
-          });
-          kept.push(withKey(group, 'hooks', rest));
-          const firstIndex = owns.findIndex((o) => o !== null);
-          if (!sameJson(handlers[firstIndex], next)) changes.push({ op: 'replace', event, ...m, command, previous: firstOwn.command });
-          removeOwn(true);
-          continue;
-        }
-        placed.delete(event);
+        // Someone else's group with Buckler's matcher: Buckler's handler is replaced in place.
+        const next = wiring.handler(hook, command);
+        let done = false;
+        const rest = handlers.flatMap((h, i) => {
+          if (own[i] === null) return [h];
+          if (done) return [];
+          done = true;
+          return [next];
+        });
+        kept.push(withKey(g, 'hooks', rest));
+        const firstIndex = own.findIndex((o) => o !== null);
+        if (!sameJson(handlers[firstIndex], next)) changes.push({ op: 'replace', event, ...m(hook), command, previous: firstOwn.command });
+        removeOwn(true);
+        return;
       }
       // Buckler's handlers leave this group; the group goes when nothing else is left in it.
       removeOwn(false);
-      const rest = handlers.filter((_, i) => owns[i] === null);
-      if (rest.length > 0) kept.push(withKey(group, 'hooks', rest));
+      const rest = handlers.filter((_, i) => own[i] === null);
+      if (rest.length > 0) kept.push(withKey(g, 'hooks', rest));
       else dropped = true;
-    }
-    if (hook !== undefined && command !== null && !placed.has(event)) {
-      placed.add(event);
-      kept.push(ownGroup(hook, command));
-      changes.push({ op: 'add', event, ...hook.matcher === undefined ? {} : { matcher: hook.matcher }, command });
+    });
+    if (command !== null) {
+      for (const hook of eventHooks) {
+        if (placed.has(hook)) continue;
+        placed.add(hook);
+        kept.push(groupOf(wiring, hook, command));
+        changes.push({ op: 'add', event, ...m(hook), command });
+      }
     }
     if (kept.length > 0 || !dropped) events.push([event, kept]);
   }
   if (command !== null) {
+    const added = new Map<string, unknown[]>();
     for (const hook of wanted) {
-      if (placed.has(hook.event)) continue;
-      events.push([hook.event, [ownGroup(hook, command)]]);
-      changes.push({ op: 'add', event: hook.event, ...hook.matcher === undefined ? {} : { matcher: hook.matcher }, command });
+      if (placed.has(hook)) continue;
+      let list = added.get(hook.event);
+      if (list === undefined) {
+        list = [];
+        added.set(hook.event, list);
+        events.push([hook.event, list]);
+      }
+      list.push(groupOf(wiring, hook, command));
+      changes.push({ op: 'add', event: hook.event, ...m(hook), command });
     }
   }
   if (changes.length === 0) return { value, changes };
@@ -151,7 +186,6 @@ function rewire(value: JsonObject, wiring: GroupWiring, command: string | null):
   const next = 'hooks' in value ? withKey(value, 'hooks', nextHooks) : { ...value, hooks: nextHooks };
   return { value: next, changes };
 }
-
 
 export function groupWire(value: JsonObject, wiring: GroupWiring, command: string): Edit {
   return rewire(value, wiring, command);
@@ -178,9 +212,9 @@ export function groupFind(value: JsonObject, wiring: GroupWiring): FoundHook[] {
   if (!isObject(value.hooks)) return found;
   for (const [event, groups] of Object.entries(value.hooks)) {
     if (!Array.isArray(groups) || isSetting(wiring, event)) continue;
-    const hook = wiring.hooks.find((h) => h.event === event);
     for (const group of groups) {
       if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      const hook = wiring.hooks.find((h) => h.event === event && h.matcher === group.matcher);
       for (const handler of group.hooks as unknown[]) {
         const own = ownHandler(handler);
         if (own === null) continue;
@@ -189,7 +223,7 @@ export function groupFind(value: JsonObject, wiring: GroupWiring): FoundHook[] {
           ...matcherOf(group),
           command: own.command,
           files: own.files,
-          asWanted: hook !== undefined && group.matcher === hook.matcher && sameJson(handler, wiring.handler(hook, own.command)),
+          asWanted: hook !== undefined && sameJson(handler, wiring.handler(hook, own.command)),
         });
       }
     }

@@ -65,7 +65,14 @@ describe('merge', () => {
     const plan = merge(cursorInstaller, file);
     expect(plan.fileAction).toBe('create');
     const value = JSON.parse(fs.readFileSync(file, 'utf8'));
-    expect(Object.keys(value.hooks)).toEqual(['beforeShellExecution', 'preToolUse', 'postToolUse', 'postToolUseFailure']);
+    expect(Object.keys(value.hooks)).toEqual([
+      'beforeShellExecution',
+      'preToolUse',
+      'beforeReadFile',
+      'beforeMCPExecution',
+      'postToolUse',
+      'postToolUseFailure',
+    ]);
     expect(fs.readFileSync(file, 'utf8').endsWith('}\n')).toBe(true);
     expect(fs.existsSync(backupFileOf(file))).toBe(false);
     expect(leftovers(path.dirname(file))).toEqual([]);
@@ -85,7 +92,15 @@ describe('merge', () => {
     expect(plan.fileAction).toBe('update');
     expect(plan.backup.action).toBe('create');
     const value = JSON.parse(fs.readFileSync(file, 'utf8'));
-    expect(Object.keys(value.hooks)).toEqual(['afterFileEdit', 'beforeShellExecution', 'preToolUse', 'postToolUse', 'postToolUseFailure']);
+    expect(Object.keys(value.hooks)).toEqual([
+      'afterFileEdit',
+      'beforeShellExecution',
+      'preToolUse',
+      'beforeReadFile',
+      'beforeMCPExecution',
+      'postToolUse',
+      'postToolUseFailure',
+    ]);
     expect(value.hooks.beforeShellExecution[0]).toEqual({ command: './hooks/audit.sh', timeout: 5 });
     expect(value.hooks.beforeShellExecution[1].command).toBe(CMD);
     expect(bytes(backupFileOf(file)).toString()).toBe(othersCursor);
@@ -113,10 +128,10 @@ describe('merge', () => {
     fs.writeFileSync(file, othersCursor);
     merge(cursorInstaller, file);
     const plan = merge(cursorInstaller, file, CMD2);
-    expect(plan.changes.map((c) => c.op)).toEqual(['replace', 'replace', 'replace', 'replace']);
+    expect(plan.changes.map((c) => c.op)).toEqual(['replace', 'replace', 'replace', 'replace', 'replace', 'replace']);
     expect(plan.backup.action).toBe('keep');
     const text = fs.readFileSync(file, 'utf8');
-    expect(text.split(CMD2.replace(/'/g, "'")).length - 1).toBe(4);
+    expect(text.split(CMD2.replace(/'/g, "'")).length - 1).toBe(6);
     expect(text).not.toContain('/opt/buckler/');
     expect(bytes(backupFileOf(file)).toString()).toBe(othersCursor);
   });
