@@ -74,8 +74,9 @@ export function parseCommandWords(
     if (!a.startsWith('-') || a === '-') break;
     const name = a.startsWith('--') ? a.slice(2).split('=')[0]! : null;
     const spec = name !== null ? options[name] : Object.values(options).find((o) => o.short === a.slice(1, 2));
-    // Not one of ours: the command line starts here (`buckler check -- …` is still accepted).
-    if (!spec) break;
+    // Not one of ours, before any command word: a mistyped option (a command line never starts
+    // with a dash), reported as parseArgs reports it.
+    if (!spec) return parseCommandArgs(command, args.slice(0, i + 1), options, io);
     if (spec.type === 'string' && !a.includes('=') && (name !== null || a.length === 2)) i++;
   }
   const head = parseCommandArgs(command, args.slice(0, i), options, io);

@@ -258,7 +258,7 @@ export function run(args: string[], io: CliIO): number | Promise<number> {
   try {
     opts = parseArgs(args, io.cwd);
   } catch (e) {
-    io.err(`buckler hooks: ${e instanceof Error ? e.message : String(e)}\nRun 'buckler hooks --help'.\n`);
+    io.err(`buckler hooks: ${e instanceof Error ? e.message : String(e)} (see 'buckler hooks --help')\n`);
     return 2;
   }
   if (opts === 'help') {

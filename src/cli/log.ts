@@ -105,7 +105,7 @@ export function run(args: string[], io: CliIO): number {
   }
   const opts = parseArgs(args, new Date());
   if (typeof opts === 'string') {
-    io.err(`buckler log: ${opts}\n${USAGE}`);
+    io.err(`buckler log: ${opts} (see 'buckler log --help')\n`);
     return 2;
   }
   const file = opts.file ?? processPaths(io.env).auditLog;

@@ -328,12 +328,19 @@ rules:
     expect(policy.rules[0]!.env).toEqual({ CI: 'true', LEVEL: '3' });
   });
 
-  it('loadRuntimePolicy gives the policy, the config and one line per problem', async () => {
-    write(path.join(packsDir, 'p.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: nope }\n');
+  it('loadRuntimePolicy gives the policy, the config, one line per problem and the rules dropped', async () => {
+    write(path.join(packsDir, 'p.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: nope }\n  - { id: s, trigger: pre_shell_exec, action: deny, colour: red }\n');
     const loaded = await loadRuntimePolicy(paths(), { packsDir });
-    expect(Object.keys(loaded).sort()).toEqual(['config', 'policy', 'warnings']);
-    expect(loaded.warnings).toHaveLength(1);
+    expect(Object.keys(loaded).sort()).toEqual(['config', 'dropped', 'policy', 'warnings']);
+    expect(loaded.warnings).toHaveLength(2);
     expect(loaded.warnings[0]).toMatch(/p\.yaml:2 rule p\/r: "action" must be one of/);
+    // The unknown field is an error too, but the rule stays in force: it is not dropped.
+    expect(loaded.dropped).toEqual([loaded.warnings[0]]);
+    expect(loaded.policy.rules.map((r) => r.id)).toEqual(['p/s']);
+    // From the compiled-pack cache the same.
+    const again = await loadRuntimePolicy(paths(), { packsDir });
+    expect(again.cached).toBe(true);
+    expect(again.dropped).toEqual(loaded.dropped);
   });
 });
 
