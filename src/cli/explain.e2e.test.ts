@@ -113,6 +113,30 @@ describe('buckler explain (built bundle)', () => {
     expect(x.commands.map((c: any) => [c.argv[0], c.via, c.rule])).toContainEqual(['git', ['bash -c'], 'agent-git/no-commit']);
   });
 
+  it('validate: a rule that can never match as written is a warning with the fix; action: block is an error naming file, line and rule', () => {
+    const dir = path.join(home, 'more-rules');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'infra.yaml'),
+      [
+        'pack: infra',
+        'rules:',
+        '  - id: no-auto-approve',
+        '    trigger: pre_shell_exec',
+        '    action: ask',
+        '    match: { shell_segments: [{ program: terraform, subcommand: destroy, flags_any: [-auto-approve] }] }',
+        '  - id: blocky',
+        '    trigger: pre_shell_exec',
+        '    action: block',
+        '',
+      ].join('\n'),
+    );
+    const r = buckler(['validate', '--rules-dir', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^error: more-rules\/infra\.yaml:9 rule infra\/blocky: "action" must be one of allow, ask, deny, nudge \(got "block"; to block, use deny\); the rule is not loaded$/m);
+    expect(r.stdout).toMatch(/^warning: more-rules\/infra\.yaml:6 rule infra\/no-auto-approve: flags_any entry "-auto-approve" can never match: terraform destroy reads it as the options -a -u -t .*single_dash_long: true, inherit_options: true.*words_any: \["-auto-approve"\]$/m);
+  });
+
   it('errors are one line, exit 2', () => {
     for (const args of [['explain'], ['explain', '--tier', 'lax', 'ls'], ['explain', '-i', 'missing.json'], ['explain', '-i', '-', '--driver', 'nope']]) {
       const r = buckler(args, '{}');

@@ -2,7 +2,7 @@
  * docs/pack.schema.json (for editors: `# yaml-language-server: $schema=…`) is kept equal to the
  * loader: the same field names, the program-data part made from the loader's own tables, and
  * every builtin pack, every pack example in the docs and a table of broken packs judged the
- * same by both. The schema validator (ajv) is a devDependency: it never runs on the hook path.
+ * same by both (the loader running the examples too). The schema validator (ajv) is a devDependency: it never runs on the hook path.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,7 @@ const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true 
 
 function loaderErrors(text: string, file = 'x.yaml'): string[] {
   const { doc, lines } = parseYaml(text, file);
-  const { problems } = compilePolicy([{ file, name: 'x', builtin: false, doc, lines }], { tier: 'strict', packs: {}, examples: false });
+  const { problems } = compilePolicy([{ file, name: 'x', builtin: false, doc, lines }], { tier: 'strict', packs: {}, examples: true });
   return problems.filter((p) => p.severity === 'error').map((p) => p.message);
 }
 
