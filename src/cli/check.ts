@@ -9,7 +9,7 @@ import { evaluate } from '../core/evaluate.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
-import { checkTier, parseCommandArgs } from './evaluate.ts';
+import { checkTier, parseCommandWords } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import { recordDecision } from './audit.ts';
@@ -30,7 +30,10 @@ Options:
                       not recorded otherwise)
   -h, --help          show this help
 
-Quote the command line, or put it after --:  buckler check -- git push --force origin main
+The words after the options are the command line, quoted or not:
+  buckler check git push --force origin main
+  buckler check "git push --force origin main && rm -rf build"
+Quote it when it holds shell operators (; && | > …), or your shell runs them itself.
 
 Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.
 `;
@@ -38,7 +41,7 @@ Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.
 const COLOURS: Record<Decision, string> = { allow: '32', nudge: '36', ask: '33', deny: '31' };
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs(
+  const parsed = parseCommandWords(
     'check',
     args,
     {
@@ -50,7 +53,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
     io,
-    true,
   );
   if (!parsed) return 2;
   const { values, positionals } = parsed;

@@ -218,7 +218,7 @@ async function checkBuckler(io: CliIO): Promise<Finding[]> {
     const refusedFiles = new Set(report.sources.flatMap((s) => s.refused.map((r) => r.file)));
     const errors = report.problems.filter((p) => p.severity === 'error');
     for (const p of errors) {
-      if (!refusedFiles.has(p.file)) out.push({ level: 'problem', text: `not loaded: ${formatProblem(p, (f) => f)}` });
+      if (!refusedFiles.has(p.file)) out.push({ level: 'problem', text: `${p.dropped ? 'not loaded' : 'pack error'}: ${formatProblem(p, (f) => f)}` });
     }
     if (errors.length === 0) out.push({ level: 'ok', text: `${report.policy.rules.length} rules active (tier ${report.policy.tier}) from ${report.files.length} pack files` });
     // The audit log, when it is on or already exists: the same checks a hook makes before writing.

@@ -187,6 +187,13 @@ function policyEnv(env: CliIO['env'], keys: readonly string[]): Record<string, s
   return out;
 }
 
+/** What a person is told when rules were dropped at load: how many, the first, and what to run. */
+export function droppedNotice(dropped: readonly string[]): string {
+  const n = dropped.length;
+  const more = n > 1 ? ` (and ${n - 1} more)` : '';
+  return `Buckler: ${n === 1 ? 'a rule was' : `${n} rules were`} not loaded and guard nothing: ${dropped[0]}${more}. Run \`buckler validate\` to see and fix them.`;
+}
+
 function operatorBypass(env: CliIO['env']): boolean {
   return BYPASS_VARS.some((k) => env[k] === '1');
 }
@@ -289,6 +296,8 @@ export async function handleHook(
     }
     result = { adapter, reply: adapter.adaptOutput(output, raw), output, input, loaded };
     if (allowOnce) result.allowOnce = allowOnce;
+    // Rules dropped at load guard nothing: say so where the person sees it (never blocks).
+    if (loaded.dropped && loaded.dropped.length > 0 && adapter.notice) result.reply = adapter.notice(result.reply, droppedNotice(loaded.dropped));
   } catch (e) {
     const { code, reason } = explain(e);
     // Not parsed: the event name, if one can be read unambiguously, still says before/after.

@@ -56,6 +56,36 @@ export function parseCommandArgs(
   }
 }
 
+/**
+ * For commands whose positionals are a command line (`check`, `explain`): options are read only
+ * up to the first word that is not one of the command's own options, and every word from there
+ * on is the command line, dashes and all (`buckler check git push --force origin main`).
+ * `--` ends the options too.
+ */
+export function parseCommandWords(
+  command: string,
+  args: string[],
+  options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>,
+  io: CliIO,
+): CommandArgs | null {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (!a.startsWith('-') || a === '-') break;
+    const name = a.startsWith('--') ? a.slice(2).split('=')[0]! : null;
+    const spec = name !== null ? options[name] : Object.values(options).find((o) => o.short === a.slice(1, 2));
+    // Not one of ours, before any command word: a mistyped option (a command line never starts
+    // with a dash), reported as parseArgs reports it.
+    if (!spec) return parseCommandArgs(command, args.slice(0, i + 1), options, io);
+    if (spec.type === 'string' && !a.includes('=') && (name !== null || a.length === 2)) i++;
+  }
+  const head = parseCommandArgs(command, args.slice(0, i), options, io);
+  if (!head) return null;
+  const rest = args[i] === '--' ? args.slice(i + 1) : args.slice(i);
+  return { values: head.values, positionals: rest };
+}
+
 export function checkTier(command: string, tier: string | undefined, io: CliIO): Tier | undefined | null {
   if (tier === undefined) return undefined;
   if ((TIERS as readonly string[]).includes(tier)) return tier as Tier;

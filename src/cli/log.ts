@@ -140,7 +140,7 @@ export function run(args: string[], io: CliIO): number {
   }
   const opts = parseArgs(args, new Date());
   if (typeof opts === 'string') {
-    io.err(`buckler log: ${opts}\n${USAGE}`);
+    io.err(`buckler log: ${opts} (see 'buckler log --help')\n`);
     return 2;
   }
   if (opts.filter.project !== undefined) opts.filter.project = projectFilter(opts.filter.project, io);

@@ -16,6 +16,8 @@ export type CommandRun = (args: string[], io: CliIO) => number | Promise<number>
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CommandRun }> }> = {
   evaluate: { summary: 'PolicyInput JSON in, PolicyOutput JSON out', load: () => import('./evaluate.ts') },
   check: { summary: 'decide one command line, readably', load: () => import('./check.ts') },
+  explain: { summary: 'why a command line (or harness event) gets its decision, rule by rule', load: () => import('./explain.ts') },
+  test: { summary: 'run policy test cases (YAML): exit 1 with a diff on a mismatch', load: () => import('./policy-test.ts') },
   validate: { summary: 'check packs and user rules; exit 1 on errors', load: () => import('./validate.ts') },
   hooks: { summary: 'merge|strip|status Buckler in a harness config', load: () => import('./hooks.ts') },
   paths: { summary: 'print the files and directories Buckler uses', load: () => import('./paths.ts') },
@@ -40,7 +42,7 @@ export function helpText(): string {
     '                            default $BUCKLER_DRIVER or cursor; EVENT: for payloads that',
     '                            do not name their event, Copilot CLI native hooks)',
     ...lines,
-    '  buckler --version | --help',
+    '  buckler version | --version | -v | --help',
     '',
     "Run 'buckler COMMAND --help' for a command's options.",
     '',
@@ -71,7 +73,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     abandonedHook = run.abandoned;
     return run.exitCode;
   }
-  if (first === '--version' || first === '-V') {
+  if (first === '--version' || first === '-V' || first === '-v' || first === 'version') {
     io.out(`${VERSION}\n`);
     return 0;
   }
