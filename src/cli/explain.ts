@@ -23,6 +23,7 @@ import { gitAliasReader } from './git-config.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
+import { actionContext } from './action-context.ts';
 
 export const EXPLAIN_HELP = `Usage: buckler explain [options] <command line>
        buckler explain [options] -i FILE|- [--driver NAME]
@@ -40,6 +41,10 @@ Options:
       --trigger T     for a command line: ${TRIGGERS.join(', ')} (default: pre_shell_exec)
       --tier T        baseline or strict (default: config.toml's [core] tier)
       --tool NAME     the tool name to pass (tool_name rules)
+      --cwd DIR       the directory the command runs in (default: the current one)
+      --home DIR      the home directory paths are resolved against (default: $HOME)
+      --project DIR   a project root (repeatable; default: the harness's workspace
+                      roots, else the git top-level above the directory, else it)
       --json          print the explanation as JSON (docs/contracts/explain.schema.json)
   -h, --help          show this help
 
@@ -58,6 +63,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       trigger: { type: 'string' },
       tier: { type: 'string' },
       tool: { type: 'string' },
+      cwd: { type: 'string' },
+      home: { type: 'string' },
+      project: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -87,8 +95,20 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   } else {
     const trigger = (values.trigger as string | undefined) ?? 'pre_shell_exec';
     if (!(TRIGGERS as readonly string[]).includes(trigger)) return fail(`--trigger must be one of ${TRIGGERS.join(', ')}, not '${trigger}'`);
-    input = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command: positionals.join(' '), cwd: io.cwd } };
+    input = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command: positionals.join(' '), cwd: (values.cwd as string | undefined) ?? io.cwd } };
   }
+  // Where the command stands: --home / --project / --cwd, else as a hook would see it.
+  const where = { cwd: values.cwd as string | undefined, home: values.home as string | undefined, project: values.project as string[] | undefined };
+  for (const [k, v] of Object.entries(where)) {
+    const bad = (Array.isArray(v) ? v : v === undefined ? [] : [v]).find((d) => !d.startsWith('/'));
+    if (bad !== undefined) return fail(`--${k} must be an absolute path, not '${bad}'`);
+  }
+  const given = { ...input.context };
+  if (where.cwd !== undefined) given.cwd = where.cwd;
+  if (where.home !== undefined) given.home = where.home;
+  if (where.project !== undefined) given.project_roots = where.project;
+  input = { ...input, context: given };
+  input = { ...input, context: actionContext(input, { env: io.env, cwd: where.cwd ?? io.cwd }) };
   const tool = values.tool as string | undefined;
   if (tool !== undefined) input = { ...input, tool: { ...input.tool, name: tool } };
 
@@ -108,7 +128,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const origin = k.source !== undefined ? origins.get(k.source) : undefined;
     return origin !== undefined ? { ...k, origin } : k;
   });
-  const result = explain(input, report.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), known });
+  const result = explain(input, report.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), known, paths: true });
 
   if (values.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
   else io.out(render(result, io.stdoutIsTTY && !io.env['NO_COLOR'], (f) => display(f, io.cwd)));

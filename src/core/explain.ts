@@ -11,6 +11,7 @@ import { SEVERITY, type Decision, type PolicyInput, type PolicyOutput } from './
 import { evaluate, type EvaluateOptions } from './evaluate.ts';
 import type { CommandFacts } from './facts.ts';
 import type { Judged } from './messages.ts';
+import { pathMatches } from './match.ts';
 import type { CompiledPolicy, CompiledRule, SegmentMatcher, Tier } from './policy.ts';
 
 export const EXPLAIN_FORMAT = 1;
@@ -291,6 +292,12 @@ function segmentConditions(m: SegmentMatcher, f: CommandFacts): ConditionTrace[]
   }
   if (m.method_delete) out.push({ condition: 'method_delete', expected: true, held: f.methodDelete, saw: read ? [...(read.roles.get('http_method') ?? [])] : [] });
   if (m.words_any) out.push({ condition: 'words_any', expected: m.words_any, held: m.words_any.some((w) => f.words.has(w)), saw: [...f.words] });
+  if (m.paths) {
+    const p = m.paths;
+    const expected = Object.entries(p).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : String(v)}`);
+    const saw = f.paths.map((x) => `${x.access}${x.recursive ? ' (recursive)' : ''} ${x.path ?? x.written} [${x.pseudo ? 'not a file' : x.scope}${x.holdsProject ? ', holds a project' : ''}]`);
+    out.push({ condition: 'paths', expected, held: f.paths.some((x) => pathMatches(p, x, f.home)), saw });
+  }
   return out;
 }
 
