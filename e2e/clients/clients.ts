@@ -23,6 +23,7 @@ export const CLIENTS = {
   'gemini-cli': { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   'copilot-cli': { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
   'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
+  'qwen-code': { pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
 } satisfies Record<string, Client>;
 
 export type ClientName = keyof typeof CLIENTS;

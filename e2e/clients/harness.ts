@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ClientName, ensureClient } from './clients.ts';
-import { type Dialect, type ToolCall, anthropic, gemini, openaiResponses } from './fake-model.ts';
+import { type Dialect, type ToolCall, anthropic, gemini, openaiChat, openaiResponses } from './fake-model.ts';
 import type { Sandbox } from './sandbox.ts';
 
 export interface HarnessRun {
@@ -122,6 +122,27 @@ export const COPILOT_CLI: HarnessRun = {
     COPILOT_MODEL: 'gpt-5.1',
     COPILOT_HOME: path.join(sb.home, '.copilot'),
   }),
+};
+
+export const QWEN_CODE: HarnessRun = {
+  client: 'qwen-code',
+  harness: 'qwen-code',
+  dialect: openaiChat,
+  shell: (command) => ({ name: 'run_shell_command', input: { command, is_background: false } }),
+  prepare(sb) {
+    const dir = path.join(sb.home, '.qwen');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify({ security: { auth: { selectedType: 'openai' } } }, null, 2)}\n`);
+  },
+  hooksFile: (sb) => path.join(sb.home, '.qwen', 'settings.json'),
+  // --yolo: no approval prompt in a headless run, so the decision is the hooks' alone.
+  argv: (bin) => [bin, ['-p', PROMPT, '--yolo']],
+  env: (_sb, url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'fake', OPENAI_MODEL: 'qwen-fake' }),
+  unsupported: {
+    // 0.24.4's scheduler takes PreToolUse additionalContext from firePreToolUseHook but only
+    // records that it was there (`hasAdditionalContext`); PostToolUse's does reach the model.
+    'a nudge reaches the model and the command still runs': 'Qwen Code 0.24.4 drops additionalContext from PreToolUse',
+  },
 };
 
 export { ensureClient };

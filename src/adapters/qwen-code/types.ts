@@ -1,11 +1,12 @@
 /**
- * Qwen Code's hook protocol, declared locally. From `@qwen-code/qwen-code@0.15.10` (the JS bundle
- * `cli.js`, harness-protocols-v2.md §6) and the QwenLM/qwen-code sources of the same hook system
- * (`packages/core/src/hooks/hookEventHandler.ts`, `hook-matcher.ts`, `tools/tool-names.ts`), read
- * 2026-12-01. See docs/adapters/qwen-code.md.
+ * Qwen Code's hook protocol, declared locally. From `@qwen-code/qwen-code@0.24.4` (2026-09-22):
+ * its bundle (`chunks/chunk-DPEB6S2R.js`: `firePreToolUseEvent`, `firePreToolUseHook`,
+ * `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`, `isBlockingError = exitCode2 === 2`) and payloads
+ * captured from a real run on 2026-12-01; 0.15.10 per harness-protocols-v2.md §6.
+ * See docs/adapters/qwen-code.md.
  */
 
-/** `HookEventName` in 0.15.10 (`HookEventName2["PreToolUse"]`). */
+/** The events of 0.15.10 (`HookEventName2["PreToolUse"]`), all still fired by 0.24.4. */
 export const QWEN_EVENTS = [
   'PreToolUse',
   'PostToolUse',
@@ -39,7 +40,7 @@ export const QWEN_FILE_TOOLS: ReadonlyMap<string, 'read' | 'write'> = new Map([
 /** MCP tools with Claude-style names (`mcp__<server>__<tool>`). */
 export const QWEN_MCP_PREFIX = 'mcp__';
 
-/** PreToolUse stdin (`createBaseInput(eventName)` + `firePreToolUseEvent`). */
+/** PreToolUse stdin (`createBaseInput(eventName)` + `firePreToolUseEvent`), as captured from 0.24.4. */
 export interface QwenPreToolUseInput {
   session_id: string;
   transcript_path: string;
@@ -47,9 +48,11 @@ export interface QwenPreToolUseInput {
   hook_event_name: 'PreToolUse';
   timestamp: string;
   permission_mode: string;
+  prompt_id?: string;
   tool_name: string;
   tool_input: Record<string, unknown>;
   tool_use_id: string;
+  tool_call_id?: string;
 }
 
 /** PostToolUse / PostToolUseFailure stdin: PreToolUse plus `tool_response` (or an error). */
