@@ -145,4 +145,27 @@ export const QWEN_CODE: HarnessRun = {
   },
 };
 
+export const FACTORY_DROID: HarnessRun = {
+  client: 'factory-droid',
+  harness: 'factory-droid',
+  dialect: openaiChat,
+  shell: (command) => ({ name: 'Execute', input: { summary: 'scripted', command } }),
+  prepare(sb, url) {
+    const dir = path.join(sb.home, '.factory');
+    fs.mkdirSync(dir, { recursive: true });
+    // A bring-your-own-key model: no Factory login, no traffic but the model's.
+    const model = { model: 'fake', displayName: 'Fake', provider: 'generic-chat-completion-api', baseUrl: `${url}/v1`, apiKey: 'fake', maxOutputTokens: 1000 };
+    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify({ customModels: [model] }, null, 2)}\n`);
+  },
+  hooksFile: (sb) => path.join(sb.home, '.factory', 'settings.json'),
+  // --skip-permissions-unsafe: no approval step, so the decision is the hooks' alone.
+  argv: (bin) => [bin, ['exec', '-m', 'custom:Fake-0', '--skip-permissions-unsafe', PROMPT]],
+  env: () => ({}),
+  unsupported: {
+    // The binary adds PreToolUse additionalContext as an llm_only system message through the
+    // session UI's `updateAction`; in a `droid exec` run it never reached the model.
+    'a nudge reaches the model and the command still runs': 'droid exec 0.225.2 does not pass PreToolUse additionalContext to the model',
+  },
+};
+
 export { ensureClient };

@@ -22,16 +22,19 @@ export const DROID_EVENTS = [
 export const DROID_SHELL_TOOL = 'Execute';
 /** The patch tool: the paths it touches sit in the patch text's `*** … File:` headers. */
 export const DROID_PATCH_TOOL = 'ApplyPatch';
-/** The `tool_input` keys that may carry ApplyPatch's patch text, first found wins. */
+/**
+ * The `tool_input` keys that may carry ApplyPatch's patch text, first found wins: 0.225.2 uses
+ * `input` ("ApplyPatch requires a non-empty patch body in the `input` field").
+ */
 export const DROID_PATCH_KEYS = ['input', 'patch', 'command'] as const;
-/** File tools and how they touch the file named by `file_path` (or `path`). */
+/** File tools and how they touch the file named by `file_path` (the tool schemas 0.225.2 offers the model). */
 export const DROID_FILE_TOOLS: ReadonlyMap<string, 'read' | 'write'> = new Map([
   ['Create', 'write'],
   ['Edit', 'write'],
   ['MultiEdit', 'write'],
   ['Read', 'read'],
 ]);
-/** MCP tools are named `mcp__<server>__<tool>` as in Claude Code (matcher docs). */
+/** MCP tools are named `mcp__<server>__<tool>` as in Claude Code (not run here). */
 export const DROID_MCP_PREFIX = 'mcp__';
 
 /** PreToolUse stdin (`Io("PreToolUse",{session_id:b,transcript_path:R,cwd:_,permission_mode:`). */
