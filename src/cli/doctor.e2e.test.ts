@@ -236,7 +236,7 @@ describe('buckler doctor', () => {
 
 describe.each([
   { harness: 'factory-droid', dir: '.factory', bin: 'droid', version: '0.225.2', off: (v: Record<string, unknown>) => ((v.hooks as Record<string, unknown>).hooksDisabled = true), text: '"hooks.hooksDisabled": true: Factory Droid runs no hooks at all' },
-  { harness: 'qwen-code', dir: '.qwen', bin: 'qwen', version: '0.24.0', off: (v: Record<string, unknown>) => (v.disableAllHooks = true), text: '"disableAllHooks": true: Qwen Code runs no hooks at all' },
+  { harness: 'qwen-code', dir: '.qwen', bin: 'qwen', version: '0.24.4', off: (v: Record<string, unknown>) => (v.disableAllHooks = true), text: '"disableAllHooks": true: Qwen Code runs no hooks at all' },
 ])('buckler doctor for $harness', ({ harness, dir, bin, version, off, text }) => {
   const file = (): string => path.join(home(), dir, 'settings.json');
   beforeEach(() => {
