@@ -145,7 +145,8 @@ bk_resolve_paths() {
   bk_join BK_COPILOT_USER "$BK_COPILOT_HOME" settings.json
   bk_join BK_DROID_HOME "$BK_HOME" .factory
   bk_join BK_DROID_USER "$BK_DROID_HOME" settings.json
-  bk_join BK_QWEN_HOME "$BK_HOME" .qwen
+  BK_QWEN_HOME=${QWEN_HOME:-}
+  [[ -n $BK_QWEN_HOME ]] || bk_join BK_QWEN_HOME "$BK_HOME" .qwen
   bk_join BK_QWEN_USER "$BK_QWEN_HOME" settings.json
 }
 
@@ -886,13 +887,14 @@ cmd_uninstall() {
       continue
     fi
     # The file recorded at install time wins over today's CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME
-    # (Factory Droid and Qwen Code read their folder from HOME only).
+    # and QWEN_HOME (Factory Droid reads its folder from HOME only).
     if (case $h in
       claude-code) export CLAUDE_CONFIG_DIR="${file%/*}" ;;
       codex) export CODEX_HOME="${file%/*}" ;;
       gemini-cli) f=${file%/*}; export GEMINI_CLI_HOME="${f%/*}" ;;
       copilot-cli) export COPILOT_HOME="${file%/*}" ;;
-      factory-droid | qwen-code) f=${file%/*}; export HOME="${f%/*}" ;;
+      factory-droid) f=${file%/*}; export HOME="${f%/*}" ;;
+      qwen-code) export QWEN_HOME="${file%/*}" ;;
     esac
       "$NODE" "$bundle" hooks strip --harness "$h" --scope user >"$BK_TMP/hooks.out" 2>&1); then
       bk_say "removed Buckler's $h hooks from $file"

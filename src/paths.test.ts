@@ -67,6 +67,7 @@ describe('harness locations', () => {
     ['factory-droid', 'project', {}, '/p/.factory/settings.json'],
     ['qwen-code', 'user', {}, `${H}/.qwen/settings.json`],
     ['qwen-code', 'project', {}, '/p/.qwen/settings.json'],
+    ['qwen-code', 'user', { QWEN_HOME: '/q' }, '/q/settings.json'],
   ] as const)('%s %s %j → %s', (harness, scope, env, want) => {
     expect(harnessConfigFile(harness, scope, ctx(env))).toBe(want);
   });

@@ -226,7 +226,8 @@ export function harnessManagedFile(harness: InstallableHarness, ctx: Pick<PathCo
  * harness's own variable is taken as the harness takes it (any non-empty value):
  * CLAUDE_CONFIG_DIR (Claude Code), CODEX_HOME (Codex), GEMINI_CLI_HOME (Gemini CLI: it replaces
  * the home directory, so the folder is `$GEMINI_CLI_HOME/.gemini`), COPILOT_HOME (Copilot CLI).
- * Factory Droid (`~/.factory`) and Qwen Code (`~/.qwen`) are read from the home directory only.
+ * QWEN_HOME (Qwen Code 0.24.4: `Storage.getGlobalQwenDir()`, it replaces `~/.qwen`); Factory
+ * Droid (`~/.factory`) is read from the home directory only.
  */
 export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): string {
   const j = (base: string, ...parts: string[]): string => joinFor(ctx.platform, base, ...parts);
@@ -244,7 +245,7 @@ export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): s
     case 'factory-droid':
       return j(ctx.home, '.factory');
     case 'qwen-code':
-      return j(ctx.home, '.qwen');
+      return set(ctx.env, 'QWEN_HOME') ?? j(ctx.home, '.qwen');
   }
 }
 

@@ -418,7 +418,7 @@ describe.each([
     harness: 'qwen-code',
     dir: '.qwen',
     file: 'settings.json',
-    homeVar: null,
+    homeVar: 'QWEN_HOME',
     homeDir: (d: string) => d,
     projectFile: ['.qwen', 'settings.json'],
     original: { security: { auth: { selectedType: 'openai' } }, hooks: { PreToolUse: [{ matcher: '^run_shell_command$', hooks: [{ type: 'command', command: './audit.sh' }] }] } },
