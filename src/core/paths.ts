@@ -39,6 +39,8 @@ export interface PathEnv {
   /** The event's directory; null when not known (relative paths are then run-time). */
   cwd: string | null;
   home: string | null;
+  /** Named locations (`context.locations`): name → path patterns; null when none were given. */
+  locations: Readonly<Record<string, readonly string[]>> | null;
 }
 
 export function pathEnv(context: ActionContext | undefined, shellCwd: string | undefined): PathEnv {
@@ -48,7 +50,13 @@ export function pathEnv(context: ActionContext | undefined, shellCwd: string | u
   const ctx: PathContext = { home, roots: c.project_roots ?? [], temp, tmpdir: c.tmpdir };
   const roots = projectRoots(ctx);
   const cwd = c.cwd ?? shellCwd;
-  return { ctx: { ...ctx, roots }, roots, cwd: cwd !== undefined && cwd.startsWith('/') ? normalizeAbsolute(cwd) : null, home: home ?? null };
+  return {
+    ctx: { ...ctx, roots },
+    roots,
+    cwd: cwd !== undefined && cwd.startsWith('/') ? normalizeAbsolute(cwd) : null,
+    home: home ?? null,
+    locations: c.locations ?? null,
+  };
 }
 
 interface IndexedWord extends Word {
@@ -191,4 +199,45 @@ export function globMatches(pattern: string, path: string, home: string | null):
     return globRegExp(`${home === '/' ? '' : home}${pattern.slice(1)}`).test(path);
   }
   return globRegExp(pattern).test(path);
+}
+
+/**
+ * Whether the path a command wrote as a glob (`~/.claude/*.json`, `.env*`) can name a file the
+ * rule pattern matches: the command's pattern is tested against one path the rule pattern
+ * stands for (each wildcard of it taken as one letter; a pattern matched anywhere is put in the
+ * directory of the command's fixed prefix). Used for conditions that select (`glob`,
+ * `location`), never for exclusions (`not_glob`): `cat ~/.ssh/*` may name a private key even
+ * though it may also name `id_ed25519.pub`.
+ */
+export function globOverlaps(pattern: string, path: string, home: string | null): boolean {
+  let rep = pattern.replace(/\{([^,}]*)[^}]*\}/g, '$1').replace(/\*\*|\*|\?/g, 'x');
+  if (rep === '~' || rep.startsWith('~/')) {
+    if (home === null) return false;
+    rep = `${home === '/' ? '' : home}${rep.slice(1)}`;
+  } else if (!rep.startsWith('/')) {
+    const fixed = path.slice(0, path.search(/[*?[{]/));
+    const dir = fixed.slice(0, fixed.lastIndexOf('/'));
+    rep = `${dir}/${rep}`;
+  }
+  return globRegExp(path).test(rep);
+}
+
+/**
+ * Whether a path lies in one of the named locations: it matches one of the location's
+ * patterns, or (touched recursively) it holds one (`rm -rf ~/.config/buckler/..` and
+ * `rm -rf ~/.claude` hold `~/.claude/settings.json`).
+ */
+export function inLocation(pattern: string, p: { path: string | null; glob: boolean; recursive: boolean }, home: string | null): boolean {
+  const path = p.path;
+  if (path === null) return false;
+  if (globMatches(pattern, path, home)) return true;
+  if (p.glob && globOverlaps(pattern, path, home)) return true;
+  if (p.recursive && !p.glob) {
+    const abs = pattern === '~' || pattern.startsWith('~/') ? (home === null ? null : `${home === '/' ? '' : home}${pattern.slice(1)}`) : pattern;
+    if (abs !== null && abs.startsWith('/')) {
+      const fixed = abs.slice(0, abs.search(/[*?{]|$/));
+      if (isWithin(fixed, path)) return true;
+    }
+  }
+  return false;
 }
