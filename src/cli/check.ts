@@ -1,5 +1,5 @@
 /**
- * `buckler check "<command>" [--trigger T] [--tier T] [--tool NAME] [--json]`: a person's
+ * `buckler check "<command>" [--trigger T] [--tier T] [--tool NAME] [--cwd D] [--home D] [--project D] [--json]`: a person's
  * one-liner. Shows the decision (coloured only on a terminal), the deciding rule, the messages
  * and each command's own decision; `--json` prints the full PolicyOutput instead.
  * Exit 0 allow/nudge, 1 deny/ask, 2 error.
@@ -11,6 +11,7 @@ import { displayCommand } from '../core/render.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { checkTier, parseCommandArgs } from './evaluate.ts';
 import { scriptReader } from './script-reader.ts';
+import { actionContext } from './action-context.ts';
 import { recordDecision } from './audit.ts';
 import { processPaths } from './process-paths.ts';
 import type { CliIO } from './io.ts';
@@ -24,6 +25,10 @@ Options:
                       (default: pre_shell_exec)
       --tier T        baseline or strict (default: config.toml's [core] tier)
       --tool NAME     the tool name to pass (tool_name rules)
+      --cwd DIR       the directory the command runs in (default: the current one)
+      --home DIR      the home directory paths are resolved against (default: $HOME)
+      --project DIR   a project root (repeatable; default: the git top-level above
+                      the directory, else the directory)
       --json          print the full PolicyOutput as JSON
       --audit         append the decision to the audit log (also: audit_log = true)
   -h, --help          show this help
@@ -43,6 +48,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       trigger: { type: 'string' },
       tier: { type: 'string' },
       tool: { type: 'string' },
+      cwd: { type: 'string' },
+      home: { type: 'string' },
+      project: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       audit: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -71,7 +79,20 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   const loaded = await loadRuntimePolicy(processPaths(io.env), tier ? { tier } : {});
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
-  const input: PolicyInput = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command, cwd: io.cwd } };
+  const where = { cwd: values.cwd as string | undefined, home: values.home as string | undefined, project: values.project as string[] | undefined };
+  for (const [k, v] of Object.entries(where)) {
+    const bad = (Array.isArray(v) ? v : v === undefined ? [] : [v]).find((d) => !d.startsWith('/'));
+    if (bad !== undefined) {
+      io.err(`buckler check: --${k} must be an absolute path, not '${bad}'\n`);
+      return 2;
+    }
+  }
+  const cwd = where.cwd ?? io.cwd;
+  const input: PolicyInput = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command, cwd } };
+  input.context = {};
+  if (where.home !== undefined) input.context.home = where.home;
+  if (where.project !== undefined) input.context.project_roots = where.project;
+  input.context = actionContext(input, { env: io.env, cwd });
   const tool = values.tool as string | undefined;
   if (tool !== undefined) input.tool = { name: tool };
   const env: Record<string, string> = {};
@@ -80,7 +101,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (v !== undefined) env[k] = v;
   }
   if (Object.keys(env).length > 0) input.env = env;
-  const output = evaluate(input, loaded.policy, { readScript: scriptReader(io.cwd) });
+  const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), paths: true });
 
   if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: 'cli' });
   if (values.json) io.out(`${JSON.stringify(output, null, 2)}\n`);
@@ -111,6 +132,10 @@ function render(out: PolicyOutput, tier: string, colour: boolean): string {
       const opaque = c.opaque ? dim('  (program known only at run time)') : '';
       const rule = c.rule ? dim(`  ${c.rule}`) : '';
       lines.push(`  ${paint(c.decision, c.decision.padEnd(width))}  ${displayCommand(c.argv)}${rule}${via}${opaque}`);
+      for (const p of c.paths ?? []) {
+        const how = `${p.access}${p.recursive === true ? ' (recursive)' : ''}`;
+        lines.push(dim(`  ${' '.repeat(width)}    ${how} ${p.path ?? p.written}  [${p.pseudo === true ? 'not a file' : p.scope}${p.holds_project === true ? ', holds a project' : ''}]`));
+      }
     }
   }
   lines.push(dim(`tier: ${tier}`), '');

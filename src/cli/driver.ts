@@ -19,6 +19,7 @@ import { PolicyError, type PolicyInput, type PolicyOutput } from '../core/contra
 import { evaluate } from '../core/evaluate.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
+import { actionContext } from './action-context.ts';
 import type { CliIO } from './io.ts';
 import { processPaths } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
@@ -151,7 +152,9 @@ export async function handleHook(argv: string[], io: Pick<CliIO, 'env' | 'readSt
     input = adapter.adaptInput(raw);
     loaded = await deps.loadPolicy(io.env);
     for (const w of loaded.warnings) warn(w);
-    input = { ...input, env: policyEnv(io.env, loaded.policy.env_keys) };
+    // Where the action happens (home, project roots, temp directories): the core resolves paths
+    // against it. From the hook process's environment and a few `stat` calls, never the agent's.
+    input = { ...input, env: policyEnv(io.env, loaded.policy.env_keys), context: actionContext(input, { env: io.env, cwd: process.cwd() }) };
     const output = deps.evaluate(input, loaded.policy);
     result = { adapter, reply: adapter.adaptOutput(output, raw), output, input, loaded };
   } catch (e) {

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { PolicyError } from '../core/contract.ts';
 import { evaluate } from '../core/evaluate.ts';
 import { parsePolicyInput } from '../core/input.ts';
+import { actionContext } from './action-context.ts';
 import { TIERS, type Tier } from '../core/policy.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
@@ -109,7 +110,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const loaded = await loadRuntimePolicy(processPaths(io.env), tier ? { tier } : {});
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
-  const output = evaluate(input, loaded.policy, { readScript: scriptReader(input.shell?.cwd ?? io.cwd) });
+  input = { ...input, context: actionContext(input, { env: io.env, cwd: io.cwd }) };
+  const output = evaluate(input, loaded.policy, { readScript: scriptReader(input.shell?.cwd ?? io.cwd), paths: true });
   if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: input.harness ?? 'cli' });
   const json = `${JSON.stringify(output)}\n`;
   const outputFile = values.output as string | undefined;

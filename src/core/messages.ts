@@ -5,7 +5,8 @@
  */
 import type { Decision, PolicyInput, PolicyOutput } from './contract.ts';
 import type { CommandFacts } from './facts.ts';
-import type { Winner } from './match.ts';
+import { pathMatches, type Winner } from './match.ts';
+import type { CompiledRule } from './policy.ts';
 import { displayCommand, renderTemplate, shorten, type TemplateContext } from './render.ts';
 
 /** One judged command (facts null: the input had no command). */
@@ -33,7 +34,7 @@ export function lineMessages(judged: readonly Judged[], decisive: number, decisi
   for (const j of judged) {
     const rule = j.winner?.rule;
     if (!rule || rule.action !== decision) continue;
-    const ctx = templateContext(j.facts, input, rule.pack, rule.id);
+    const ctx = templateContext(j.facts, input, rule.pack, rule.id, rule);
     for (const key of KEYS) {
       const t = renderTemplate(rule[key], ctx);
       if (t !== null && t !== '' && !texts[key].includes(t)) texts[key].push(t);
@@ -44,22 +45,43 @@ export function lineMessages(judged: readonly Judged[], decisive: number, decisi
   const fallback = FALLBACK[decision];
   const decider = judged[decisive];
   if (fallback && decider?.winner) {
-    const ctx = templateContext(decider.facts, input, decider.winner.rule.pack, decider.winner.rule.id);
+    const ctx = templateContext(decider.facts, input, decider.winner.rule.pack, decider.winner.rule.id, decider.winner.rule);
     out.user_message ??= renderTemplate(fallback.user, ctx);
     out.agent_message ??= renderTemplate(fallback.agent, ctx);
   }
   return out;
 }
 
-function templateContext(facts: CommandFacts | null, input: PolicyInput, pack: string, rule: string): TemplateContext {
+function templateContext(facts: CommandFacts | null, input: PolicyInput, pack: string, rule: string, compiled?: CompiledRule): TemplateContext {
   if (!facts) {
     return { command: shorten(input.shell?.command ?? input.tool?.name ?? ''), program: '', subcommand: '', pack, rule };
   }
+  const path = compiled === undefined ? '' : matchedPath(facts, compiled);
+  if (facts.tool) {
+    // A file-tool call: the tool and its paths (`Write /etc/hosts`).
+    const shown = shorten([facts.cmd.argv[0] ?? '', ...facts.paths.map((p) => p.written)].join(' '));
+    return { command: shown, program: facts.cmd.argv[0] ?? '', subcommand: '', pack, rule, path };
+  }
+  let command = facts.cmd.argv.length > 0 ? displayCommand(facts.cmd.argv, facts.cmd.dynamic) : '';
+  // Redirections are part of what the command does (`echo x > /etc/hosts`).
+  for (const r of facts.cmd.redirs ?? []) command = shorten(`${command}${command === '' ? '' : ' '}${r.access === 'read' ? '<' : '>'} ${r.value}`);
   return {
-    command: displayCommand(facts.cmd.argv, facts.cmd.dynamic),
+    command,
     program: facts.read.program,
     subcommand: facts.read.subcommand.join(' '),
     pack,
     rule,
+    path,
   };
+}
+
+/** The first path of the command that one of the rule's `paths` conditions matched. */
+function matchedPath(facts: CommandFacts, rule: CompiledRule): string {
+  if (rule.shell_segments === null) return '';
+  for (const m of rule.shell_segments) {
+    if (m.paths === undefined) continue;
+    const p = facts.paths.find((x) => pathMatches(m.paths!, x, facts.home));
+    if (p !== undefined) return p.path ?? p.written;
+  }
+  return '';
 }

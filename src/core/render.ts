@@ -1,5 +1,5 @@
 /**
- * Message templates: `{command}`, `{program}`, `{subcommand}`, `{pack}`, `{rule}` are replaced
+ * Message templates: `{command}`, `{program}`, `{subcommand}`, `{pack}`, `{rule}`, `{path}` are replaced
  * in one pass, so a substituted value that itself contains `{…}` is never expanded again;
  * unknown placeholders stay as written.
  */
@@ -10,9 +10,11 @@ export interface TemplateContext {
   subcommand: string;
   pack: string;
   rule: string;
+  /** The path the rule's `paths` condition matched (absolute when known), or empty. */
+  path?: string;
 }
 
-const KEYS: ReadonlySet<string> = new Set<keyof TemplateContext>(['command', 'program', 'subcommand', 'pack', 'rule'] as const);
+const KEYS: ReadonlySet<string> = new Set<keyof TemplateContext>(['command', 'program', 'subcommand', 'pack', 'rule', 'path'] as const);
 /** Long command lines are shortened in messages (the full line is in the input and the audit). */
 export const MAX_COMMAND_CHARS = 200;
 
