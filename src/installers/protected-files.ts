@@ -1,0 +1,60 @@
+/**
+ * The files of each harness an agent must not write (packs/agent-tamper.yaml) or read
+ * (packs/agent-secrets.yaml), as data: its hook and settings files, its credentials, and the
+ * trust stores that decide whether it runs hooks at all. The CLI turns them into the named
+ * locations of the action context (src/cli/locations.ts); packs refer to them by name
+ * (`harness_settings`, `harness_credentials`, `harness_trust`), so a harness added to
+ * HARNESS_SCOPES must list its files here (the Record type makes it a compile error not to), and
+ * is protected from that day on.
+ *
+ * Imported on the hook path: data only, no installer code.
+ */
+import type { InstallableHarness } from '../paths.ts';
+
+/**
+ * Where a file lies: `home` (the home directory), `harness_home` (the harness's own directory,
+ * `harnessHomeDir`: ~/.claude or $CLAUDE_CONFIG_DIR, ~/.codex or $CODEX_HOME, …), `project`
+ * (inside any project: a path matched anywhere, `.claude/settings.json`), `managed` (the
+ * administrator's settings file, `harnessManagedFile`), `system` (an absolute path on one
+ * platform).
+ */
+export type HarnessFile =
+  | { base: 'home' | 'harness_home' | 'project'; path: string }
+  | { base: 'managed' }
+  | { base: 'system'; platform: NodeJS.Platform; path: string };
+
+export interface HarnessFiles {
+  /** Hook and settings files, every scope the harness reads hooks from. */
+  readonly settings: readonly HarnessFile[];
+  /** The harness's own credentials (tokens, OAuth files). */
+  readonly credentials: readonly HarnessFile[];
+  /** Trust stores: what decides whether the harness runs hooks at all. */
+  readonly trust: readonly HarnessFile[];
+}
+
+export const HARNESS_FILES: Readonly<Record<InstallableHarness, HarnessFiles>> = {
+  cursor: {
+    // Cursor reads hooks.json at enterprise, user and project level (harness-protocols.md §1.1).
+    settings: [
+      { base: 'harness_home', path: 'hooks.json' },
+      { base: 'project', path: '.cursor/hooks.json' },
+      { base: 'system', platform: 'linux', path: '/etc/cursor/hooks.json' },
+      { base: 'system', platform: 'darwin', path: '/Library/Application Support/Cursor/hooks.json' },
+    ],
+    // Cursor's command-line agent keeps its login here.
+    credentials: [{ base: 'home', path: '.config/cursor/auth.json' }],
+    trust: [],
+  },
+  'claude-code': {
+    settings: [
+      { base: 'harness_home', path: 'settings.json' },
+      { base: 'harness_home', path: 'settings.local.json' },
+      { base: 'project', path: '.claude/settings.json' },
+      { base: 'project', path: '.claude/settings.local.json' },
+      { base: 'managed' },
+    ],
+    credentials: [{ base: 'harness_home', path: '.credentials.json' }],
+    // ~/.claude.json holds each project's accepted trust dialog.
+    trust: [{ base: 'home', path: '.claude.json' }],
+  },
+};
