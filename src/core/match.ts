@@ -69,7 +69,10 @@ export function contextMatches(rule: CompiledRule, toolName: string | undefined,
 }
 
 export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
-  if (f.tool) return m.paths !== undefined && onlyPaths(m) && f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations));
+  if (f.tool) {
+    // `not` entries that name a program never match a tool call, so they let it through.
+    return m.paths !== undefined && onlyPaths(m) && f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations)) && !(m.not?.some((n) => segmentMatches(n, f)) ?? false);
+  }
   if (m.program && (f.opaque || !m.program.includes(f.program))) return false;
   if (m.opaque && !f.opaque) return false;
   if (m.subcommand_dynamic && !f.read.subcommand_dynamic) return false;
@@ -87,14 +90,18 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   return true;
 }
 
+/** Some literal argument word contains one of `parts` (lower case already), in any letter case. */
 function wordsContain(parts: readonly string[], f: CommandFacts): boolean {
-  for (const w of f.words) for (const p of parts) if (w.includes(p)) return true;
+  for (const w of f.words) {
+    const lower = w.toLowerCase();
+    for (const p of parts) if (lower.includes(p)) return true;
+  }
   return false;
 }
 
-/** A file-tool call meets only entries that look at nothing but paths. */
+/** A file-tool call meets only entries that look at nothing but paths (and what they are not). */
 function onlyPaths(m: SegmentMatcher): boolean {
-  for (const k in m) if (k !== 'paths') return false;
+  for (const k in m) if (k !== 'paths' && k !== 'not') return false;
   return true;
 }
 

@@ -237,6 +237,11 @@ export function inLocation(pattern: string, p: { path: string | null; glob: bool
     if (abs !== null && abs.startsWith('/')) {
       const fixed = abs.slice(0, abs.search(/[*?{]|$/));
       if (isWithin(fixed, path)) return true;
+    } else if (abs !== null) {
+      // A pattern matched anywhere (`.claude/settings.json`): the path ends with its leading
+      // components (`rm -rf .claude`, `rm -rf x/.claude`).
+      const parts = abs.split('/');
+      for (let k = 1; k < parts.length; k++) if (globMatches(parts.slice(0, k).join('/'), path, home)) return true;
     }
   }
   return false;

@@ -40,7 +40,7 @@ export interface SegmentMatcher {
   words_any?: string[];
   /** A path the command (or file-tool call) touches meets every condition given here. */
   paths?: PathMatcher;
-  /** At least one literal argument word contains one of these strings (`BUCKLER_BYPASS`). */
+  /** At least one literal argument word contains one of these strings, any letter case (stored in lower case). */
   words_contain?: string[];
   /** Some argument word has a part known only at run time (`echo "$X"`). */
   dynamic_words?: boolean;

@@ -359,7 +359,8 @@ function readSegment(v: unknown, path: Path, grammars: Grammars): SegmentMatcher
       if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)} must be an option such as -f or --force`, [...path, k]);
       // `--force-with-lease=x` in a rule means the option, as in the command.
       m[k] = x.map((f) => (f.startsWith('--') && f.includes('=') ? f.slice(0, f.indexOf('=')) : f));
-    } else m[k] = x;
+    } else if (k === 'words_contain') m[k] = x.map((w) => w.toLowerCase());
+    else m[k] = x;
   }
   for (const k of [...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)]) {
     const x = v[k];
