@@ -90,8 +90,10 @@ function run(policy: CompiledPolicy): void {
     policy_io_version: '1',
     trigger: 'pre_shell_tool',
     harness: 'bench',
-    shell: { command },
+    shell: { command, cwd: '/home/user/project' },
     env: {},
+    // What the driver supplies (src/cli/action-context.ts): paths are resolved against it.
+    context: { cwd: '/home/user/project', home: '/home/user', project_roots: ['/home/user/project'], temp_dirs: ['/tmp', '/var/tmp'] },
   });
 
   const results: Record<string, unknown> = {};

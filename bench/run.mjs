@@ -67,6 +67,9 @@ function wholeProcess() {
     'cursor deny (preToolUse: git push --force)': ['cursor', { ...cursorBase, hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'git push --force origin main', cwd: '/home/user/project' }, tool_use_id: 't1', cwd: '/home/user/project' }],
     'cursor allow (beforeShellExecution: ls -la)': ['cursor', { ...cursorBase, hook_event_name: 'beforeShellExecution', command: 'ls -la', cwd: '/home/user/project', sandbox: false }],
     'claude-code deny (PreToolUse Bash: git commit)': ['claude-code', { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/home/user/project', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git add -A && git commit -m wip' }, tool_use_id: 't2' }],
+    // File tools fire far more often than shell commands (paths as resources, agent-fs).
+    'claude-code allow (PreToolUse Read: src/index.ts)': ['claude-code', { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/home/user/project', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/home/user/project/src/index.ts' }, tool_use_id: 't3' }],
+    'claude-code allow (PreToolUse Bash: cd build && rm -rf out > /dev/null)': ['claude-code', { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/home/user/project', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'cd build && rm -rf out > /dev/null' }, tool_use_id: 't4' }],
   };
   const scenarios = [];
   for (const [name, [driver, payload]] of Object.entries(payloads)) {

@@ -43,20 +43,19 @@ export interface PathEnv {
   locations: Readonly<Record<string, readonly string[]>> | null;
 }
 
+const DEFAULT_TEMP: readonly string[] = ['/tmp', '/var/tmp'];
+
 export function pathEnv(context: ActionContext | undefined, shellCwd: string | undefined): PathEnv {
   const c = context ?? {};
   const home = c.home !== undefined && c.home.startsWith('/') ? normalizeAbsolute(c.home) : undefined;
-  const temp = (c.temp_dirs ?? []).filter((t) => t.startsWith('/')).map(normalizeAbsolute);
-  const ctx: PathContext = { home, roots: c.project_roots ?? [], temp, tmpdir: c.tmpdir };
+  const cwdRaw = c.cwd ?? shellCwd;
+  const cwd = cwdRaw !== undefined && cwdRaw.startsWith('/') ? normalizeAbsolute(cwdRaw) : null;
+  // Defaults for a caller that gives less (an older input): the temp directories every system
+  // has, and the command's directory as the project (as the driver's last fallback).
+  const temp = (c.temp_dirs ?? DEFAULT_TEMP).filter((t) => t.startsWith('/')).map(normalizeAbsolute);
+  const ctx: PathContext = { home, roots: c.project_roots ?? (cwd === null ? [] : [cwd]), temp, tmpdir: c.tmpdir };
   const roots = projectRoots(ctx);
-  const cwd = c.cwd ?? shellCwd;
-  return {
-    ctx: { ...ctx, roots },
-    roots,
-    cwd: cwd !== undefined && cwd.startsWith('/') ? normalizeAbsolute(cwd) : null,
-    home: home ?? null,
-    locations: c.locations ?? null,
-  };
+  return { ctx: { ...ctx, roots }, roots, cwd, home: home ?? null, locations: c.locations ?? null };
 }
 
 interface IndexedWord extends Word {

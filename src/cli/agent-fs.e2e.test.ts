@@ -1,0 +1,229 @@
+/**
+ * agent-fs end to end (protection-packs.md §2): every row of the table in both tiers and every
+ * "must stay allowed" example, in several spellings, through the built CLI (`buckler check`
+ * with --home/--project/--cwd) and through both drivers (`--driver claude-code` / `--driver
+ * cursor` with native shell events), and file-tool calls through `buckler evaluate`.
+ *
+ * The fake home and project are directories that exist only as names (paths are resolved
+ * lexically): nothing is created or deleted.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './build.testing.ts';
+
+const HOME = '/home/dev';
+const PROJECT = '/home/dev/project';
+
+type D = 'allow' | 'ask' | 'deny';
+/** [row, baseline, strict, spellings…] */
+type Row = [string, D, D, string[]];
+
+const ROWS: Row[] = [
+  [
+    'recursive delete of /, a system path, home, ~/*, a project root or its parent, outside project and temp',
+    'deny',
+    'deny',
+    [
+      'rm -rf /',
+      'rm -rf /*',
+      'rm -rf ~',
+      'rm -rf ~/',
+      'rm -rf "$HOME"',
+      'rm -rf ${HOME}',
+      'rm -Rf ~/*',
+      'rm -r -f ~/.config',
+      'rm --recursive --force /usr/local',
+      'rm -fr /etc',
+      'sudo rm -rf /var/lib/x',
+      'env -i rm -rf ~',
+      'bash -c "rm -rf ~/Documents"',
+      "sh -c 'rm -rf $HOME/x'",
+      'rm -rf .',
+      'rm -rf ..',
+      'rm -rf ../..',
+      'rm -rf ../other-project',
+      'cd .. && rm -rf project',
+      'cd / && rm -rf home',
+      'cd ~ && rm -rf .config',
+      'pushd /etc && rm -rf ssl',
+      'D=~/x; rm -rf "$D"',
+      'T=/usr; rm -rf $T/lib',
+      'find ~ -name "*.log" -delete',
+      'find / -delete',
+      'find /etc -exec rm {} \\;',
+      'find ~ -type f -exec rm -f {} +',
+      'rsync -a --delete src/ ~/backup/',
+      'rsync -a --delete-after src/ /srv/www/',
+      'timeout 5 nice rm -rf /opt',
+      'echo ok; rm -rf ~/.ssh',
+    ],
+  ],
+  [
+    'recursive delete inside the project or temp',
+    'allow',
+    'allow',
+    ['rm -rf build', 'rm -rf ./out/*', 'rm -rf /tmp/x', 'rm -rf /var/tmp/y', 'cd build && rm -rf out', 'find . -name x -delete', 'find . -exec rm {} \\;', 'rsync -a --delete src/ dist/'],
+  ],
+  ['recursive delete of a run-time path', 'ask', 'deny', ['rm -rf "$DIR"', 'rm -rf "$(pwd)/x"', 'cd "$X" && rm -rf build', 'rm -r -f $1', 'find "$D" -delete', 'rm -rf "$TMPDIR/x"']],
+  ['non-recursive delete of a home or system file', 'ask', 'deny', ['rm ~/.bashrc', 'rm -f /etc/hosts', 'unlink ~/x', 'rm "$HOME/.profile"', 'rmdir ~/empty', 'cd ~ && rm .zshrc', 'rm ../notes.txt']],
+  ['non-recursive delete of a run-time path', 'allow', 'ask', ['rm "$F"', 'rm -f $1', 'find "$D" -exec rm {} \\;', 'xargs rm < list.txt']],
+  [
+    'devices and file systems',
+    'deny',
+    'deny',
+    [
+      'dd if=/dev/zero of=/dev/sda bs=1M',
+      'sudo dd if=x.iso of=/dev/disk2',
+      'mkfs.ext4 /dev/sdb1',
+      'sudo mkfs -t xfs /dev/sdb',
+      'wipefs -a /dev/sdb',
+      'fdisk /dev/sda',
+      'sfdisk /dev/sda < layout',
+      'parted /dev/sda mklabel gpt',
+      'shred -u ~/.bash_history',
+      'shred /tmp/x',
+      'echo x > /dev/sda',
+      'cat img > /dev/nvme0n1',
+    ],
+  ],
+  ['chmod/chown/chgrp -R of a system or home path, or a project root\'s parent', 'deny', 'deny', ['chmod -R 777 ~', 'sudo chown -R me /usr', 'chmod -R u+w ..', 'chgrp --recursive staff /etc', 'chmod -R 700 "$HOME/.ssh"']],
+  ['mv of a system path, the home directory or a project root', 'deny', 'deny', ['mv /etc/hosts /tmp/h', 'sudo mv /usr/bin/x /tmp/', 'mv ~ /tmp/h', 'mv "${HOME}" /tmp/h', 'mv . ../moved', 'cd .. && mv project old']],
+  ['write into a system path', 'ask', 'deny', ['echo x > /etc/hosts', 'echo x >> /etc/profile', 'echo x | sudo tee /etc/x', 'cp tool /usr/local/bin/', 'sudo sed -i s/a/b/ /etc/ssh/sshd_config', '> /etc/motd', 'echo x &> /opt/log']],
+  ['write into home outside project and temp', 'allow', 'ask', ['echo x >> ~/.bashrc', 'cp a ~/bin/', 'echo x > "$HOME/notes"', 'cd ~ && touch x && echo y > z', 'tee ~/.config/x < a']],
+];
+
+const ALLOWED: string[] = [
+  'rm -rf node_modules dist build/',
+  'rm -rf ./out/*',
+  'rm -rf /tmp/x',
+  'D=build; rm -rf "$D"',
+  "find . -name '*.pyc' -delete",
+  'ls /',
+  'cat /etc/hosts',
+  "echo 'rm -rf /'",
+  "grep -rn 'rm -rf' .",
+  'ls > /dev/null',
+  'ls 2>/dev/stderr',
+  '> /dev/null',
+  'echo x 2>&1 >/dev/null',
+  'rm "~"',
+];
+
+let tmp = '';
+let bundle = '';
+let env: NodeJS.ProcessEnv = {};
+
+beforeAll(() => {
+  bundle = ensureBuilt();
+  tmp = mkdtempSync(path.join(tmpdir(), 'buckler-agent-fs-'));
+  const config = path.join(tmp, 'config');
+  mkdirSync(path.join(config, 'rules.d'), { recursive: true });
+  writeFileSync(path.join(config, 'config.toml'), '[core]\ntier = "baseline"\n');
+  const strict = path.join(tmp, 'strict');
+  mkdirSync(path.join(strict, 'rules.d'), { recursive: true });
+  writeFileSync(path.join(strict, 'config.toml'), '[core]\ntier = "strict"\n');
+  env = { ...process.env, HOME, BUCKLER_CONFIG_HOME: config };
+  delete env['TMPDIR'];
+  delete env['BUCKLER_BYPASS'];
+  delete env['RETHUNK_ALLOW_SHELL'];
+});
+
+afterAll(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function check(command: string, tier: 'baseline' | 'strict', extra: string[] = []): D {
+  const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--tier', tier, '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, ...extra, '--', command], { env, encoding: 'utf8' });
+  if (r.status === 2) throw new Error(`check failed: ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { decision: D }).decision;
+}
+
+function hook(driver: 'claude-code' | 'cursor', command: string, tier: 'baseline' | 'strict'): D {
+  const payload =
+    driver === 'claude-code'
+      ? { session_id: 's', transcript_path: '/t', cwd: PROJECT, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'u' }
+      : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeShellExecution', workspace_roots: [PROJECT], command, cwd: PROJECT };
+  const e = { ...env, BUCKLER_CONFIG_HOME: path.join(tmp, tier === 'strict' ? 'strict' : 'config') };
+  const r = spawnSync(process.execPath, [bundle, '--driver', driver], { env: e, input: JSON.stringify(payload), encoding: 'utf8' });
+  const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, unknown>);
+  if (driver === 'cursor') return ((out['permission'] as string | undefined) ?? 'allow') as D;
+  const hso = out['hookSpecificOutput'] as { permissionDecision?: string } | undefined;
+  return (hso?.permissionDecision ?? 'allow') as D;
+}
+
+const cases = ROWS.flatMap(([row, base, strict, spellings]) => spellings.map((s) => [row, s, base, strict] as const));
+
+describe('agent-fs through buckler check', () => {
+  it.each(cases)('%s: %s → %s / %s', (_row, command, base, strict) => {
+    expect(check(command, 'baseline')).toBe(base);
+    expect(check(command, 'strict')).toBe(strict);
+  });
+
+  it.each(ALLOWED)('must stay allowed: %s', (command) => {
+    expect(check(command, 'baseline')).toBe('allow');
+    expect(check(command, 'strict')).toBe('allow');
+  });
+
+  it('knows where it stands: the project root can be deep in home, $TMPDIR only when set', () => {
+    expect(check('rm -rf ~/proj/build', 'strict', ['--project', '/home/dev/proj'])).toBe('allow');
+    expect(check('rm -rf ~/proj/build', 'baseline')).toBe('deny');
+    const withTmp = spawnSync(process.execPath, [bundle, 'check', '--json', '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, '--', 'rm -rf "$TMPDIR/x"'], {
+      env: { ...env, TMPDIR: '/var/folders/xy/T' },
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(withTmp.stdout).decision).toBe('allow');
+  });
+
+  it('shows each command\'s paths, access and scope', () => {
+    const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, '--', 'cd .. && rm -rf project > /tmp/log'], { env, encoding: 'utf8' });
+    const out = JSON.parse(r.stdout) as { commands: Array<{ argv: string[]; paths?: unknown[] }> };
+    expect(out.commands.find((c) => c.argv[0] === 'rm')?.paths).toEqual([
+      { written: 'project', path: PROJECT, access: 'delete', scope: 'home', recursive: true, holds_project: true, project_root: true },
+      { written: '/tmp/log', path: '/tmp/log', access: 'write', scope: 'temp' },
+    ]);
+  });
+});
+
+describe('agent-fs through the hook drivers', () => {
+  // One or two spellings per row and tier keep the spawn count reasonable.
+  const sample = ROWS.flatMap(([row, base, strict, spellings]) => spellings.slice(0, 2).map((s) => [row, s, base, strict] as const));
+  it.each(sample)('%s: %s → %s / %s', (_row, command, base, strict) => {
+    for (const driver of ['claude-code', 'cursor'] as const) {
+      expect([driver, hook(driver, command, 'baseline')]).toEqual([driver, base]);
+      expect([driver, hook(driver, command, 'strict')]).toEqual([driver, strict]);
+    }
+  });
+
+  it.each(ALLOWED.slice(0, 6))('must stay allowed: %s', (command) => {
+    for (const driver of ['claude-code', 'cursor'] as const) expect([driver, hook(driver, command, 'strict')]).toEqual([driver, 'allow']);
+  });
+});
+
+describe('file-tool calls judged like commands that touch the same paths (buckler evaluate)', () => {
+  const evaluate = (paths: Array<{ path: string; access: string }>, tier: 'baseline' | 'strict'): D => {
+    const input = {
+      policy_io_version: '1',
+      trigger: 'pre_shell_tool',
+      harness: 'claude-code',
+      tool: { name: 'Write', paths },
+      context: { cwd: PROJECT, home: HOME, project_roots: [PROJECT], temp_dirs: ['/tmp', '/var/tmp'] },
+    };
+    const r = spawnSync(process.execPath, [bundle, 'evaluate', '--tier', tier], { env, input: JSON.stringify(input), encoding: 'utf8' });
+    return (JSON.parse(r.stdout) as { decision: D }).decision;
+  };
+  it.each<[string, string, D, D]>([
+    ['/etc/hosts', 'write', 'ask', 'deny'],
+    ['../../../etc/hosts', 'write', 'ask', 'deny'],
+    ['/home/dev/.bashrc', 'write', 'allow', 'ask'],
+    ['src/a.ts', 'write', 'allow', 'allow'],
+    ['/tmp/x', 'write', 'allow', 'allow'],
+    ['/dev/sda', 'write', 'deny', 'deny'],
+    ['/etc/hosts', 'read', 'allow', 'allow'],
+  ])('%s (%s) → %s / %s', (p, access, base, strict) => {
+    expect(evaluate([{ path: p, access }], 'baseline')).toBe(base);
+    expect(evaluate([{ path: p, access }], 'strict')).toBe(strict);
+  });
+});
