@@ -201,24 +201,40 @@ export function globMatches(pattern: string, path: string, home: string | null):
 }
 
 /**
- * Whether the path a command wrote as a glob (`~/.claude/*.json`, `.env*`) can name a file the
- * rule pattern matches: the command's pattern is tested against one path the rule pattern
- * stands for (each wildcard of it taken as one letter; a pattern matched anywhere is put in the
- * directory of the command's fixed prefix). Used for conditions that select (`glob`,
- * `location`), never for exclusions (`not_glob`): `cat ~/.ssh/*` may name a private key even
- * though it may also name `id_ed25519.pub`.
+ * Whether the path a command wrote as a glob (`~/.claude/*.json`, `.env*`, `~/.s*` followed by `/id_rsa`) can
+ * name a file the rule pattern matches: the two are compared component by component (`**`
+ * spans any number of them; a rule pattern without a leading `/` or `~` may start anywhere), and
+ * two components overlap when one's pattern matches the other's fixed letters. Used for
+ * conditions that select (`glob`, `location`), never for exclusions (`not_glob`): `cat ~/.ssh/*`
+ * may name a private key even though it may also name `id_ed25519.pub`.
  */
 export function globOverlaps(pattern: string, path: string, home: string | null): boolean {
-  let rep = pattern.replace(/\{([^,}]*)[^}]*\}/g, '$1').replace(/\*\*|\*|\?/g, 'x');
-  if (rep === '~' || rep.startsWith('~/')) {
+  let rule = pattern;
+  if (rule === '~' || rule.startsWith('~/')) {
     if (home === null) return false;
-    rep = `${home === '/' ? '' : home}${rep.slice(1)}`;
-  } else if (!rep.startsWith('/')) {
-    const fixed = path.slice(0, path.search(/[*?[{]/));
-    const dir = fixed.slice(0, fixed.lastIndexOf('/'));
-    rep = `${dir}/${rep}`;
+    rule = `${home === '/' ? '' : home}${rule.slice(1)}`;
   }
-  return globRegExp(path).test(rep);
+  const r = rule.startsWith('/') ? rule.slice(1).split('/') : ['**', ...rule.replace(/^\*\*\//, '').split('/')];
+  const p = path.slice(1).split('/');
+  return componentsOverlap(r, 0, p, 0, 0);
+}
+
+/** Bounded: a pattern has few `**`, and the walk gives up (no overlap) past 10 000 steps. */
+function componentsOverlap(r: string[], i: number, p: string[], j: number, steps: number): boolean {
+  if (steps > 10_000) return false;
+  if (i === r.length) return j === p.length;
+  if (r[i] === '**') return componentsOverlap(r, i + 1, p, j, steps + 1) || (j < p.length && componentsOverlap(r, i, p, j + 1, steps + 1));
+  if (j === p.length) return false;
+  if (p[j] === '**') return componentsOverlap(r, i, p, j + 1, steps + 1) || componentsOverlap(r, i + 1, p, j, steps + 1);
+  return componentOverlaps(r[i]!, p[j]!) && componentsOverlap(r, i + 1, p, j + 1, steps + 1);
+}
+
+const WILD = /[*?{]/;
+
+function componentOverlaps(a: string, b: string): boolean {
+  if (!WILD.test(a) && !WILD.test(b)) return a === b;
+  const fixed = (x: string): string => x.replace(/\{([^,}]*)[^}]*\}/g, '$1').replace(/\*/g, '').replace(/\?/g, 'x');
+  return globRegExp(`/${a}`).test(`/${fixed(b)}`) || globRegExp(`/${b}`).test(`/${fixed(a)}`);
 }
 
 /**
