@@ -202,6 +202,35 @@ describe('agent-fs through the hook drivers', () => {
   });
 });
 
+describe('file-tool events through the hook drivers', () => {
+  function toolHook(driver: 'claude-code' | 'cursor', tool: string, file: string, tier: 'baseline' | 'strict'): D {
+    const payload =
+      driver === 'claude-code'
+        ? { session_id: 's', transcript_path: '/t', cwd: PROJECT, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { file_path: file, content: 'x', old_string: 'a', new_string: 'b' }, tool_use_id: 'u' }
+        : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'preToolUse', workspace_roots: [PROJECT], tool_name: tool, tool_input: { file_path: file, content: 'x' }, tool_use_id: 'u', cwd: PROJECT };
+    const e = { ...env, BUCKLER_CONFIG_HOME: path.join(tmp, tier === 'strict' ? 'strict' : 'config') };
+    const r = spawnSync(process.execPath, [bundle, '--driver', driver], { env: e, input: JSON.stringify(payload), encoding: 'utf8' });
+    const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, unknown>);
+    if (driver === 'cursor') return ((out['permission'] as string | undefined) ?? 'allow') as D;
+    return ((out['hookSpecificOutput'] as { permissionDecision?: string } | undefined)?.permissionDecision ?? 'allow') as D;
+  }
+  it.each<['claude-code' | 'cursor', string, string, D, D]>([
+    ['claude-code', 'Write', '/etc/hosts', 'ask', 'deny'],
+    ['claude-code', 'Edit', '/etc/ssh/sshd_config', 'ask', 'deny'],
+    ['claude-code', 'Write', '../../../etc/hosts', 'ask', 'deny'],
+    ['claude-code', 'Write', '/home/dev/notes.txt', 'allow', 'ask'],
+    ['claude-code', 'Write', 'src/a.ts', 'allow', 'allow'],
+    ['claude-code', 'Write', '/tmp/x', 'allow', 'allow'],
+    ['claude-code', 'Read', '/etc/hosts', 'allow', 'allow'],
+    ['cursor', 'Write', '/etc/hosts', 'ask', 'deny'],
+    ['cursor', 'Write', '/home/dev/notes.txt', 'allow', 'ask'],
+    ['cursor', 'Write', '/home/dev/project/src/a.ts', 'allow', 'allow'],
+  ])('%s %s %s → %s / %s', (driver, tool, file, base, strict) => {
+    expect(toolHook(driver, tool, file, 'baseline')).toBe(base);
+    expect(toolHook(driver, tool, file, 'strict')).toBe(strict);
+  });
+});
+
 describe('file-tool calls judged like commands that touch the same paths (buckler evaluate)', () => {
   const evaluate = (paths: Array<{ path: string; access: string }>, tier: 'baseline' | 'strict'): D => {
     const input = {
@@ -217,7 +246,7 @@ describe('file-tool calls judged like commands that touch the same paths (buckle
   it.each<[string, string, D, D]>([
     ['/etc/hosts', 'write', 'ask', 'deny'],
     ['../../../etc/hosts', 'write', 'ask', 'deny'],
-    ['/home/dev/.bashrc', 'write', 'allow', 'ask'],
+    ['/home/dev/notes.txt', 'write', 'allow', 'ask'],
     ['src/a.ts', 'write', 'allow', 'allow'],
     ['/tmp/x', 'write', 'allow', 'allow'],
     ['/dev/sda', 'write', 'deny', 'deny'],

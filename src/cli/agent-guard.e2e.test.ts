@@ -324,3 +324,42 @@ describe('file-tool calls (Read/Write/Edit with tool paths) through buckler eval
     expect(evaluate(tool, [{ path: file, access }], 'strict')).toBe(strict);
   });
 });
+
+describe('file-tool events through the hook drivers (Claude Code Read/Write/Edit, Cursor preToolUse Write and beforeReadFile)', () => {
+  function toolHook(driver: 'claude-code' | 'cursor', tool: string, file: string, tier: 'baseline' | 'strict'): D {
+    const config = tier === 'strict' ? strictConfig : dirs.CFG;
+    const f = spell(file, config);
+    const payload =
+      driver === 'claude-code'
+        ? { session_id: 's', transcript_path: '/t', cwd: PROJECT, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { file_path: f, content: 'x', old_string: 'a', new_string: 'b' }, tool_use_id: 'u' }
+        : tool === 'beforeReadFile'
+          ? { conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeReadFile', workspace_roots: [PROJECT], file_path: f, content: 'x', attachments: [] }
+          : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'preToolUse', workspace_roots: [PROJECT], tool_name: tool, tool_input: { file_path: f, content: 'x' }, tool_use_id: 'u', cwd: PROJECT };
+    const r = spawnSync(process.execPath, [bundle, '--driver', driver], { env: { ...env, BUCKLER_CONFIG_HOME: config }, input: JSON.stringify(payload), encoding: 'utf8' });
+    const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, unknown>);
+    if (driver === 'cursor') return ((out['permission'] as string | undefined) ?? 'allow') as D;
+    return ((out['hookSpecificOutput'] as { permissionDecision?: string } | undefined)?.permissionDecision ?? 'allow') as D;
+  }
+
+  it.each<['claude-code' | 'cursor', string, string, D, D]>([
+    ['claude-code', 'Read', '/home/dev/.ssh/id_ed25519', 'deny', 'deny'],
+    ['claude-code', 'Read', '/home/dev/.aws/credentials', 'deny', 'deny'],
+    ['claude-code', 'Read', '/home/dev/project/.env', 'ask', 'deny'],
+    ['claude-code', 'Write', '/home/dev/.ssh/authorized_keys', 'deny', 'deny'],
+    ['claude-code', 'Edit', '/home/dev/project/.claude/settings.local.json', 'deny', 'deny'],
+    ['claude-code', 'Write', 'CFG/config.toml', 'deny', 'deny'],
+    ['claude-code', 'Write', '/home/dev/project/.git/hooks/pre-commit', 'ask', 'deny'],
+    ['claude-code', 'Read', '/home/dev/.ssh/id_ed25519.pub', 'allow', 'allow'],
+    ['claude-code', 'Read', '/home/dev/project/.env.example', 'allow', 'allow'],
+    ['claude-code', 'Read', '/home/dev/.claude/settings.json', 'allow', 'allow'],
+    ['cursor', 'beforeReadFile', '/home/dev/.ssh/id_rsa', 'deny', 'deny'],
+    ['cursor', 'Write', '/home/dev/.cursor/hooks.json', 'deny', 'deny'],
+    ['cursor', 'Write', '/home/dev/.ssh/config', 'deny', 'deny'],
+    ['cursor', 'Write', 'CFG/rules.d/x.yaml', 'deny', 'deny'],
+    ['cursor', 'beforeReadFile', '/home/dev/.cursor/hooks.json', 'allow', 'allow'],
+    ['cursor', 'beforeReadFile', '/home/dev/project/.env.example', 'allow', 'allow'],
+  ])('%s %s %s → %s / %s', (driver, tool, file, base, strict) => {
+    expect(toolHook(driver, tool, file, 'baseline')).toBe(base);
+    expect(toolHook(driver, tool, file, 'strict')).toBe(strict);
+  });
+});

@@ -10,10 +10,11 @@ import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { checkTier, parseCommandArgs } from './evaluate.ts';
+import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import { actionContext } from './action-context.ts';
 import { recordDecision } from './audit.ts';
-import { processPaths } from './process-paths.ts';
+import { processPaths, processUid } from './process-paths.ts';
 import type { CliIO } from './io.ts';
 
 export const CHECK_HELP = `Usage: buckler check "<command line>" [options]
@@ -77,7 +78,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const command = positionals.join(' ');
 
-  const loaded = await loadRuntimePolicy(processPaths(io.env), tier ? { tier } : {});
+  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid() });
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const where = { cwd: values.cwd as string | undefined, home: values.home as string | undefined, project: values.project as string[] | undefined };
   for (const [k, v] of Object.entries(where)) {
@@ -101,7 +102,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (v !== undefined) env[k] = v;
   }
   if (Object.keys(env).length > 0) input.env = env;
-  const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), paths: true });
+  const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), paths: true });
 
   if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: 'cli' });
   if (values.json) io.out(`${JSON.stringify(output, null, 2)}\n`);

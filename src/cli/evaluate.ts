@@ -15,7 +15,8 @@ import { TIERS, type Tier } from '../core/policy.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { recordDecision } from './audit.ts';
-import { processPaths } from './process-paths.ts';
+import { processPaths, processUid } from './process-paths.ts';
+import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import type { CliIO } from './io.ts';
 
@@ -108,10 +109,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`buckler evaluate: ${e.code}: ${e.message}\n`);
     return 2;
   }
-  const loaded = await loadRuntimePolicy(processPaths(io.env), tier ? { tier } : {});
+  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid() });
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   input = { ...input, context: actionContext(input, { env: io.env, cwd: io.cwd }) };
-  const output = evaluate(input, loaded.policy, { readScript: scriptReader(input.shell?.cwd ?? io.cwd), paths: true });
+  const cwd = input.shell?.cwd ?? io.cwd;
+  const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), paths: true });
   if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: input.harness ?? 'cli' });
   const json = `${JSON.stringify(output)}\n`;
   const outputFile = values.output as string | undefined;

@@ -13,23 +13,40 @@ export const MAX_SCRIPT_BYTES = 64 * 1024;
 
 export function scriptReader(cwd: string): (file: string) => string | null {
   return (file) => {
-    let fd: number | undefined;
-    try {
-      fd = fs.openSync(path.resolve(cwd, file), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-      const st = fs.fstatSync(fd);
-      if (!st.isFile() || st.size > MAX_SCRIPT_BYTES) return null;
-      const buf = Buffer.alloc(st.size);
-      let off = 0;
-      while (off < buf.length) {
-        const n = fs.readSync(fd, buf, off, buf.length - off, off);
-        if (n === 0) break;
-        off += n;
-      }
-      return buf.subarray(0, off).toString('utf8');
-    } catch {
-      return null;
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
-    }
+    const r = readSmallFile(path.resolve(cwd, file), MAX_SCRIPT_BYTES);
+    return r.kind === 'text' ? r.text : null;
   };
+}
+
+/** What readSmallFile found. */
+export type SmallFile = { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'refused' };
+
+/**
+ * A small regular file's text; `missing` when there is nothing at `file` (or not a readable
+ * path); `refused` when something is there but is not a regular file or is larger than `max`.
+ */
+export function readSmallFile(file: string, max: number): SmallFile {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { kind: code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'refused' };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > max) return { kind: 'refused' };
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < buf.length) {
+      const n = fs.readSync(fd, buf, off, buf.length - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return { kind: 'text', text: buf.subarray(0, off).toString('utf8') };
+  } catch {
+    return { kind: 'refused' };
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -116,7 +116,21 @@ export interface PolicyInput {
   env?: Record<string, string>;
   /** Where the action happens (paths are resolved against it). */
   context?: ActionContext;
+  /**
+   * Aliases the programs' own configuration defines where the command runs, by program then
+   * alias name (`{"git": {"p": ["push --force"]}}`): every value of each name, lowest
+   * precedence first. Drivers read git's from the repository's and the user's config files.
+   * The name `*` (ANY_ALIAS) says the configuration could not be read in full: any word may be
+   * an alias whose value is unknown.
+   */
+  program_aliases?: ProgramAliases;
 }
+
+/** In PolicyInput.program_aliases: the configuration could not be read in full. */
+export const ANY_ALIAS = '*';
+
+/** Program → alias name → its configured values (see PolicyInput.program_aliases). */
+export type ProgramAliases = Record<string, Record<string, string[]>>;
 
 /** One simple command of the line and the decision it got on its own. */
 export interface CommandDecision {

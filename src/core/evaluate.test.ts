@@ -98,6 +98,8 @@ const EXPECTED: Record<string, Expect> = {
   'dynamic-positional': { decision: 'ask', rule: 't/ask-push' },
   'grammar-positional-subcommand': { decision: 'deny', rule: 't/stash-drop' },
   'shell-alias': { decision: 'deny', rule: 't/no-commit' },
+  'program-aliases': { decision: 'deny', rule: 't/no-commit', commands: [['allow', null], ['deny', 't/no-commit']] },
+  'program-aliases-benign': { decision: 'nudge', rule: 't/status' },
   'post-nudge': { decision: 'nudge', rule: 't/after-git' },
   'post-failure': { decision: 'allow', rule: null },
 };
@@ -160,7 +162,7 @@ describe('evaluate: details', () => {
     const out = evaluate(loadInput('shell-alias'), policy);
     const inner = out.commands.find((c) => c.decision === 'deny');
     expect(inner?.argv.slice(0, 2)).toEqual(['git', 'commit']);
-    expect(inner?.via).toContain('git alias');
+    expect(inner?.via).toContain('git alias x');
   });
 
   it('is pure: the same input gives the same output, and the input is not changed', () => {

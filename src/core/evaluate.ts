@@ -4,7 +4,7 @@
  * severe of those decisions. Before an action (`pre_*`), a line that cannot be parsed is denied;
  * after an action nothing is blocked.
  */
-import { analyzeCommandLine } from '../shell/index.ts';
+import { analyzeCommandLine, analyzeLine } from '../shell/index.ts';
 import { ShellParseError, type ShellCommand } from '../shell/types.ts';
 import {
   SEVERITY,
@@ -16,15 +16,17 @@ import {
   type PolicyInput,
   type PolicyOutput,
 } from './contract.ts';
+import { mayTouchAliases } from '../grammars/aliases.ts';
+import { LineAliases, type AliasReader } from './aliases.ts';
 import { commandFacts, toolFacts, type CommandFacts } from './facts.ts';
-import { pathEnv, type PathFact } from './paths.ts';
+import { pathEnv, type PathEnv, type PathFact } from './paths.ts';
 import { guardedMatch, guardedRule, lineWords } from './guarded.ts';
 import { better, contextMatches, segmentMatches, triggerIndex, type TriggerIndex, type Winner } from './match.ts';
 import { BYPASS_VARS, type CompiledPolicy } from './policy.ts';
 import { lineMessages, type Judged } from './messages.ts';
 import { parseErrorOutput } from './parse-error.ts';
 
-/** Inline shell aliases (`-c 'alias.x=!…' x`, from program data) are analysed this many levels deep. */
+/** Aliases (`git x` with `alias.x`, also shell aliases `!…`) are followed this many levels deep. */
 const MAX_ALIAS_DEPTH = 3;
 
 export interface EvaluateOptions {
@@ -36,6 +38,12 @@ export interface EvaluateOptions {
   readScript?: (path: string) => string | null;
   /** List each command's paths (access, scope) in `commands` (`check --json`, `evaluate`). */
   paths?: boolean;
+  /**
+   * Reads a program's configured aliases (git's config files where the command runs) when
+   * `input.program_aliases` has none for it. Called at most once per program, and only when
+   * a command uses a word that may be an alias. Injected by the caller, like readScript.
+   */
+  readAliases?: AliasReader;
 }
 
 export function isBypass(env: Readonly<Record<string, string>> | undefined): boolean {
@@ -48,10 +56,13 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
 
   const shellOptions = options.readScript ? { readScript: options.readScript, programs: policy.grammars } : { programs: policy.grammars };
   let commands: ShellCommand[] = [];
+  let assignments: ReturnType<typeof analyzeLine>['assignments'] = null;
   let error: PolicyOutput['error'];
   if (input.shell) {
     try {
-      commands = analyzeCommandLine(input.shell.command, shellOptions).filter(reported);
+      const line = analyzeLine(input.shell.command, shellOptions);
+      commands = line.commands.filter(reported);
+      assignments = line.assignments;
     } catch (e) {
       if (!(e instanceof ShellParseError)) throw e;
       if (pre) return parseErrorOutput(e);
@@ -68,13 +79,18 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
   }
 
   const judged: Judged[] = [];
-  const env = pathEnv(input.context, input.shell?.cwd);
+  // What paths are resolved against: made when a rule first looks at a path.
+  let pathContext: PathEnv | undefined;
+  const env = (): PathEnv => (pathContext ??= pathEnv(input.context, input.shell?.cwd));
   // A file-tool call with paths is judged like a command that touches them.
   const tp = input.tool?.paths;
   if (tp !== undefined && tp.length > 0 && toolName !== undefined) {
     const facts = toolFacts(toolName, tp, policy.grammars, env);
     judged.push({ facts, winner: judge(facts, ix, context, toolName, input.env) });
   }
+  // Made on first use: most lines have no git command that may use or write an alias.
+  let aliases: LineAliases | undefined;
+  let expanded: Set<string> | undefined;
   try {
     collect(commands, 0);
   } catch (e) {
@@ -91,15 +107,25 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
     for (const cmd of cmds) {
       const facts = commandFacts(cmd, policy.grammars, env);
       judged.push({ facts, winner: judge(facts, ix, context, toolName, input.env) });
-      const alias = facts.mayAlias ? facts.read.shell_alias : undefined;
-      if (alias !== undefined && depth < MAX_ALIAS_DEPTH) {
-        const via = [...cmd.via, `${facts.program} alias`];
-        collect(
-          analyzeCommandLine(alias, shellOptions)
-            .filter(reported)
-            .map((c) => ({ ...c, via: [...via, ...c.via] })),
-          depth + 1,
-        );
+      if (!facts.mayAlias || depth >= MAX_ALIAS_DEPTH || !mayTouchAliases(cmd.argv, cmd.dynamic, policy.grammars[facts.program]!)) continue;
+      // A git alias in use (`git x`) or written (`git config alias.x …`): judge what it runs,
+      // once per line (`git x; git x` judges the expansion once).
+      aliases ??= new LineAliases(policy.grammars, input, options.readAliases, commands, assignments);
+      expanded ??= new Set();
+      for (const e of aliases.expansions(cmd, facts.program)) {
+        const via = [...cmd.via, e.label];
+        const key = `${depth}\u0001${via.join('\u0001')}\u0000${e.kind === 'argv' ? `${e.argv.join('\u0000')}\u0001${e.dynamic.join(',')}` : e.text}`;
+        if (expanded.has(key)) continue;
+        expanded.add(key);
+        if (e.kind === 'argv') collect([{ argv: e.argv, dynamic: e.dynamic, opaque: false, via }], depth + 1);
+        else {
+          collect(
+            analyzeCommandLine(e.text, shellOptions)
+              .filter(reported)
+              .map((c) => ({ ...c, via: [...via, ...c.via] })),
+            depth + 1,
+          );
+        }
       }
     }
   }

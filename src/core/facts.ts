@@ -62,7 +62,7 @@ class Facts implements CommandFacts {
   constructor(
     readonly cmd: ShellCommand,
     private readonly grammars: Grammars,
-    private readonly env: PathEnv,
+    private readonly envSource: PathEnv | (() => PathEnv),
     private readonly toolPathList: readonly ToolPath[] | null = null,
   ) {
     const first = cmd.argv[0] ?? '';
@@ -72,6 +72,12 @@ class Facts implements CommandFacts {
 
   get tool(): boolean {
     return this.toolPathList !== null;
+  }
+
+  /** Made on first use: most commands never need their paths. */
+  private get env(): PathEnv {
+    const e = this.envSource;
+    return typeof e === 'function' ? e() : e;
   }
 
   get home(): string | null {
@@ -143,11 +149,11 @@ class Facts implements CommandFacts {
   }
 }
 
-export function commandFacts(cmd: ShellCommand, grammars: Grammars, env: PathEnv = NO_CONTEXT): CommandFacts {
+export function commandFacts(cmd: ShellCommand, grammars: Grammars, env: PathEnv | (() => PathEnv) = NO_CONTEXT): CommandFacts {
   return new Facts(cmd, grammars, env);
 }
 
 /** A file-tool call judged like a command that touches the same paths (argv: the tool's name). */
-export function toolFacts(name: string, paths: readonly ToolPath[], grammars: Grammars, env: PathEnv): CommandFacts {
+export function toolFacts(name: string, paths: readonly ToolPath[], grammars: Grammars, env: PathEnv | (() => PathEnv)): CommandFacts {
   return new Facts({ argv: [name], dynamic: [], opaque: false, via: [] }, grammars, env, paths);
 }

@@ -34,6 +34,7 @@ const INVALID: Record<string, PolicyError['code']> = {
   'env-not-strings': 'bad_input',
   'roots-not-strings': 'bad_input',
   'harness-not-string': 'bad_input',
+  'aliases-not-strings': 'bad_input',
 };
 
 describe('parsePolicyInput and the JSON Schema agree', () => {

@@ -10,6 +10,7 @@ import {
   ACCESS_KINDS,
   type ActionContext,
   type PolicyInput,
+  type ProgramAliases,
   type SessionInfo,
   type ShellInfo,
   type ToolInfo,
@@ -118,6 +119,21 @@ function parseEnv(v: unknown): Record<string, string> {
   return env;
 }
 
+function parseProgramAliases(v: unknown): ProgramAliases {
+  if (!isObject(v)) bad('program_aliases', 'an object');
+  const out: ProgramAliases = {};
+  for (const [program, table] of Object.entries(v)) {
+    if (!isObject(table)) bad(`program_aliases.${program}`, 'an object');
+    const t: Record<string, string[]> = {};
+    for (const [name, values] of Object.entries(table)) {
+      if (!Array.isArray(values) || !values.every((x) => typeof x === 'string')) bad(`program_aliases.${program}.${name}`, 'a list of strings');
+      t[name] = values;
+    }
+    out[program] = t;
+  }
+  return out;
+}
+
 export function parsePolicyInput(raw: unknown): PolicyInput {
   if (!isObject(raw)) throw new PolicyError('bad_input', 'PolicyInput must be a JSON object');
   const version = raw['policy_io_version'];
@@ -141,5 +157,6 @@ export function parsePolicyInput(raw: unknown): PolicyInput {
   if (raw['session'] !== undefined && raw['session'] !== null) input.session = parseSession(raw['session']);
   if (raw['env'] !== undefined && raw['env'] !== null) input.env = parseEnv(raw['env']);
   if (raw['context'] !== undefined && raw['context'] !== null) input.context = parseContext(raw['context']);
+  if (raw['program_aliases'] !== undefined && raw['program_aliases'] !== null) input.program_aliases = parseProgramAliases(raw['program_aliases']);
   return input;
 }

@@ -80,6 +80,8 @@ describe('a glob the command writes meets a selecting glob it overlaps, never an
     ['cat .env*', 'deny'],
     ['cat ~/.ssh/*.pub', 'allow'],
     ['cat *.md', 'allow'],
+    ['cat config/*', 'allow'],
+    ['rsync -a --delete src/ dist/', 'allow'],
   ])('%s → %s', (command, expected) => {
     expect(decide(ssh, command)).toBe(expected);
   });

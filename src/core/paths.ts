@@ -231,9 +231,12 @@ function componentsOverlap(r: string[], i: number, p: string[], j: number, steps
 
 const WILD = /[*?{]/;
 
+/** `a`: a rule's component; `b`: the command's. */
 function componentOverlaps(a: string, b: string): boolean {
   if (!WILD.test(a) && !WILD.test(b)) return a === b;
   const fixed = (x: string): string => x.replace(/\{([^,}]*)[^}]*\}/g, '$1').replace(/\*/g, '').replace(/\?/g, 'x');
+  // The shell's `*` and `?` do not match a leading dot: `src/*` names no `.env`.
+  if (/^[*?[]/.test(b) && fixed(a).startsWith('.')) return false;
   return globRegExp(`/${a}`).test(`/${fixed(b)}`) || globRegExp(`/${b}`).test(`/${fixed(a)}`);
 }
 

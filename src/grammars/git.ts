@@ -5,19 +5,23 @@
  */
 import type { ProgramGrammar } from './types.ts';
 
-/** git's own commands (`git help -a`): an inline alias never shadows them. */
+/**
+ * git's own commands (`git help -a`): an alias never shadows them. Commands of packages that
+ * may be missing (`gui`, `citool`, `instaweb`, `send-email`) are left out: where they are not
+ * installed, git runs an alias of that name.
+ */
 const COMMANDS = (
   'add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr check-ignore ' +
-  'check-mailmap check-ref-format checkout checkout-index cherry cherry-pick citool clean clone column ' +
+  'check-mailmap check-ref-format checkout checkout-index cherry cherry-pick clean clone column ' +
   'commit commit-graph commit-tree config count-objects credential describe diagnose diff diff-files ' +
   'diff-index diff-tree difftool fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg ' +
-  'for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id grep gui hash-object help hook ' +
-  'index-pack init instaweb interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit ' +
+  'for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id grep hash-object help hook ' +
+  'index-pack init init-db interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit ' +
   'maintenance merge merge-base merge-file merge-index merge-tree mergetool mktag mktree ' +
   'multi-pack-index mv name-rev notes pack-objects pack-redundant pack-refs patch-id prune ' +
   'prune-packed pull push range-diff read-tree rebase receive-pack reflog remote repack replace ' +
-  'request-pull rerere reset restore rev-list rev-parse revert rm send-email send-pack shortlog show ' +
-  'show-branch show-index show-ref sparse-checkout stash status stripspace submodule switch ' +
+  'request-pull rerere reset restore rev-list rev-parse revert rm send-pack shortlog show ' +
+  'show-branch show-index show-ref sparse-checkout stage stash status stripspace submodule switch ' +
   'symbolic-ref tag unpack-file unpack-objects update-index update-ref update-server-info ' +
   'upload-archive upload-pack var verify-commit verify-pack verify-tag version whatchanged worktree ' +
   'write-tree'
@@ -33,7 +37,27 @@ export const git: ProgramGrammar = {
     },
   },
   abbreviations: true,
-  inline_aliases: { option: '-c', prefix: 'alias.' },
+  inline_aliases: {
+    option: '-c',
+    prefix: 'alias.',
+    env_option: '--config-env',
+    env_key: 'GIT_CONFIG_KEY_',
+    env_value: 'GIT_CONFIG_VALUE_',
+    env_parameters: 'GIT_CONFIG_PARAMETERS',
+    dir_option: '-C',
+    include_keys: ['include.path', 'includeIf.*.path'],
+    option_vars: { '--git-dir': 'GIT_DIR' },
+    config_vars: ['GIT_DIR', 'GIT_COMMON_DIR', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'HOME', 'XDG_CONFIG_HOME'],
+    // builtin/config.c: the old option-style modes and the subcommands of git 2.46+.
+    config_command: 'config',
+    config_value_options: ['-f', '--file', '--blob', '--type', '--default', '--comment', '--value'],
+    config_read_only: [
+      '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '-l', '--list',
+      '--unset', '--unset-all', '--remove-section', '-e', '--edit',
+      'get', 'list', 'unset', 'remove-section', 'edit',
+    ],
+    config_rename: ['--rename-section', 'rename-section'],
+  },
   commands: COMMANDS,
   value_options: [
     '-C',

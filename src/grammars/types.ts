@@ -172,13 +172,50 @@ export interface ProgramGrammar extends CommandGrammar {
    * Inline aliases: `git -c alias.NAME=VALUE NAME …`. An alias never shadows one of `commands`
    * (the program's own commands always win, as in git).
    */
-  inline_aliases?: { option: string; prefix: string };
+  inline_aliases?: InlineAliases;
   /** The program's own top-level commands (used only to decide whether an alias applies). */
   commands?: string[];
   /** `NAME-CMD` (and `…/NAME-core/NAME-CMD`) is `NAME CMD` (`git-push`). */
   dashed?: boolean;
   /** `NAME3`, `NAME3.12` are this program too (`python3.12`). */
   versioned?: boolean;
+}
+
+/**
+ * Where a program's aliases come from besides `option` (see src/grammars/aliases.ts). Every
+ * field but `option` and `prefix` is optional; git's values are in git.ts.
+ */
+export interface InlineAliases {
+  /** The option that sets one configuration entry, `KEY=VALUE` (`-c`). */
+  option: string;
+  /** Configuration keys of aliases start with this, compared case-insensitively (`alias.`). */
+  prefix: string;
+  /** The option `KEY=ENVVAR` that sets an entry from a variable (`--config-env`). */
+  env_option?: string;
+  /** Variable pairs `KEY_n`/`VALUE_n` that set entries (`GIT_CONFIG_KEY_`, `GIT_CONFIG_VALUE_`). */
+  env_key?: string;
+  env_value?: string;
+  /** A variable holding `'KEY'='VALUE'` entries, shell-quoted (`GIT_CONFIG_PARAMETERS`). */
+  env_parameters?: string;
+  /** The option that changes directory before the configuration is found (`-C`; repeatable, relative to the previous). */
+  dir_option?: string;
+  /** Options that act as a variable of `config_vars` (`--git-dir` → `GIT_DIR`). */
+  option_vars?: Record<string, string>;
+  /**
+   * Variables that choose which configuration files are read (`GIT_DIR`, `GIT_CONFIG_GLOBAL`,
+   * `HOME`, …): set on the line, the files they name are read too.
+   */
+  config_vars?: string[];
+  /** Keys that include another configuration file (`include.path`, `includeIf.*.path`; `*` is any text). */
+  include_keys?: string[];
+  /** The subcommand that writes configuration (`config`): writing an alias is judged as running it. */
+  config_command?: string;
+  /** Options of `config_command` that take a value (the other options are flags). */
+  config_value_options?: string[];
+  /** Options or subcommands of `config_command` that rename a section (whose entries may become aliases). */
+  config_rename?: string[];
+  /** Options or subcommands of `config_command` that only read or remove entries (`--get`, `get`). */
+  config_read_only?: string[];
 }
 
 export type Grammars = Readonly<Record<string, ProgramGrammar>>;

@@ -82,6 +82,10 @@ const FILES: Record<string, 'access' | 'access_none' | 'count' | 'access_map' | 
   contents: 'bool',
 };
 
+const INLINE_ALIAS_STRINGS = ['option', 'prefix', 'env_option', 'env_key', 'env_value', 'env_parameters', 'config_command', 'dir_option'];
+const INLINE_ALIAS_LISTS = ['config_value_options', 'config_read_only', 'config_rename', 'config_vars', 'include_keys'];
+const INLINE_ALIAS_MAPS = ['option_vars'];
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isStringMap = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
@@ -123,7 +127,20 @@ function checkValue(kind: string, v: unknown, at: string, out: string[]): void {
       if (!isObject(v) || !Object.values(v).every(isStringList)) out.push(`${at} must map options to lists of terminator words`);
       return;
     case 'inline':
-      if (!(isObject(v) && typeof v['option'] === 'string' && typeof v['prefix'] === 'string')) out.push(`${at} must be { option: string, prefix: string }`);
+      if (!(isObject(v) && typeof v['option'] === 'string' && typeof v['prefix'] === 'string')) {
+        out.push(`${at} must be { option: string, prefix: string }`);
+        return;
+      }
+      for (const [k, x] of Object.entries(v)) {
+        const field = at.replace(/"inline_aliases"$/, `"inline_aliases.${k}"`);
+        if (INLINE_ALIAS_STRINGS.includes(k)) {
+          if (typeof x !== 'string') out.push(`${field} must be a string`);
+        } else if (INLINE_ALIAS_LISTS.includes(k)) {
+          if (!isStringList(x)) out.push(`${field} must be a list of strings`);
+        } else if (INLINE_ALIAS_MAPS.includes(k)) {
+          if (!isStringMap(x)) out.push(`${field} must map strings to strings`);
+        } else out.push(`${at.replace(/: "inline_aliases"$/, '')}: unknown field "inline_aliases.${k}"`);
+      }
       return;
     case 'access':
       if (!ACCESS.includes(v as string)) out.push(`${at} must be one of ${ACCESS.join(', ')}`);

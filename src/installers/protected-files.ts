@@ -57,4 +57,39 @@ export const HARNESS_FILES: Readonly<Record<InstallableHarness, HarnessFiles>> =
     // ~/.claude.json holds each project's accepted trust dialog.
     trust: [{ base: 'home', path: '.claude.json' }],
   },
+  codex: {
+    // hooks.json in each config layer; config.toml holds `[features] hooks` and inline `[hooks]`.
+    settings: [
+      { base: 'harness_home', path: 'hooks.json' },
+      { base: 'harness_home', path: 'config.toml' },
+      { base: 'project', path: '.codex/hooks.json' },
+      { base: 'project', path: '.codex/config.toml' },
+    ],
+    credentials: [{ base: 'harness_home', path: 'auth.json' }],
+    // Per-hook trusted hashes (`[hooks.state."…"] trusted_hash`) and project trust live in config.toml.
+    trust: [{ base: 'harness_home', path: 'config.toml' }],
+  },
+  'gemini-cli': {
+    settings: [
+      { base: 'harness_home', path: 'settings.json' },
+      { base: 'project', path: '.gemini/settings.json' },
+      { base: 'system', platform: 'linux', path: '/etc/gemini-cli/settings.json' },
+      { base: 'system', platform: 'darwin', path: '/Library/Application Support/GeminiCli/settings.json' },
+    ],
+    credentials: [{ base: 'harness_home', path: 'oauth_creds.json' }],
+    // Folder trust: hooks from settings do not run in an untrusted folder.
+    trust: [{ base: 'harness_home', path: 'trustedFolders.json' }],
+  },
+  'copilot-cli': {
+    settings: [
+      { base: 'harness_home', path: 'settings.json' },
+      { base: 'project', path: '.github/copilot/settings.json' },
+      { base: 'project', path: '.github/copilot/settings.local.json' },
+      { base: 'project', path: '.github/hooks/*.json' },
+    ],
+    // config.json may hold the login when no system keychain is available.
+    credentials: [{ base: 'harness_home', path: 'config.json' }],
+    // `trustedFolders`: repository hooks run only in trusted folders.
+    trust: [{ base: 'harness_home', path: 'config.json' }],
+  },
 };

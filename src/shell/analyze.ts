@@ -71,6 +71,8 @@ function memo(f: StdinThunk): StdinThunk {
   };
 }
 
+/** Distinct values recorded per variable in `assignments`; more are one unknown value. */
+const MAX_ASSIGNED_VALUES = 16;
 const ASSIGNING_BUILTINS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 const READING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'printf', 'unset', 'let']);
 const SHEBANG_SHELL = /^#!\s*(?:\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|da|z|k|mk|a|y|po)?sh\b/;
@@ -120,6 +122,13 @@ export function utf8Length(s: string): number {
 
 export class Analyzer {
   readonly out: ShellCommand[] = [];
+  /**
+   * Every variable the line may assign, with each value it may get (null: known only at run
+   * time): prefix and plain assignments and `NAME=VALUE` arguments (`env`, `export`, `sudo`).
+   * A superset, in no order: a consumer that must not miss an assignment reads it (git's
+   * `GIT_CONFIG_*` aliases). Null until something is assigned.
+   */
+  assignments: Map<string, (string | null)[]> | null = null;
   private scriptsRead = 0;
   /** Targets of writing redirections seen so far (`> x.sh`); compared only when a script runs. */
   private readonly written: Word[] = [];
@@ -189,7 +198,10 @@ export class Analyzer {
     else if (c.kind === 'coproc') inner = mkCtx([...ctx.via, 'coproc'], ctx.depth, ctx.vars.child(), true, NO_STDIN);
     else if (c.kind === 'group') inner = mkCtx(ctx.via, ctx.depth, ctx.vars, ctx.cond, stdin);
     else inner = mkCtx(ctx.via, ctx.depth, ctx.vars, true, stdin);
-    if (c.name !== undefined) ctx.vars.set(c.name, null);
+    if (c.name !== undefined) {
+      ctx.vars.set(c.name, null);
+      this.assigned(c.name, null);
+    }
     for (const b of c.bodies) this.script(b, inner);
   }
 
@@ -223,6 +235,11 @@ export class Analyzer {
     for (const w of cmd.words) this.wordSubs(w, ctx);
     this.redirSubs(cmd.redirs, ctx);
 
+    for (const a of cmd.assigns) {
+      if (a.index !== null || a.value === null) continue;
+      const v = assignValue(a.value, ctx.vars);
+      this.assigned(a.name, v.dynamic ? null : v.value);
+    }
     const files = cmd.redirs.length === 0 ? null : redirFiles(cmd.redirs, ctx.vars);
     if (cmd.words.length === 0) {
       // `> f` alone truncates f: reported as a command with no argv.
@@ -247,6 +264,11 @@ export class Analyzer {
       }
       run = mkCtx(ctx.via, ctx.depth, v, ctx.cond, ctx.stdin);
     }
+    for (let i = 1; i < args.length; i++) {
+      const w = args[i] as ArgWord;
+      const eq = w.value.indexOf('=');
+      if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value.slice(0, eq))) this.assigned(w.value.slice(0, eq), w.dynamic ? null : w.value.slice(eq + 1));
+    }
     const mark = this.out.length;
     this.unwrap(args, ctx.via, this.stdinOf(cmd.redirs, ctx), run);
     // Every command reported here runs in the directory the line's `cd`s left (nested scripts
@@ -258,6 +280,16 @@ export class Analyzer {
       else this.out.push(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
     }
     this.varEffects(args, cmd.words, ctx);
+  }
+
+  private assigned(name: string, value: string | null): void {
+    const all = (this.assignments ??= new Map());
+    const list = all.get(name);
+    if (list === undefined) all.set(name, [value]);
+    else if (list.length >= MAX_ASSIGNED_VALUES) {
+      // Linear work for any input: past the bound, one unknown value stands for the rest.
+      if (list[list.length - 1] !== null) list.push(null);
+    } else if (!list.includes(value)) list.push(value);
   }
 
   /** Variables a command sets: `export x=git` (known), `read x` (unknown); `set --`, `shift`. */
@@ -282,7 +314,10 @@ export class Analyzer {
     } else if (READING_BUILTINS.has(prog)) {
       for (const w of args.slice(1)) {
         const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.value);
-        if (m?.[1] !== undefined) ctx.vars.set(m[1], null);
+        if (m?.[1] !== undefined) {
+          ctx.vars.set(m[1], null);
+          this.assigned(m[1], null);
+        }
       }
     }
   }

@@ -9,6 +9,7 @@ import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts
 
 export type { ShellCommand, ShellLimits, ShellParseErrorCode } from './types.ts';
 export { ShellParseError } from './types.ts';
+export { changedDirectories } from './directories.ts';
 
 export interface ShellAnalyzeOptions extends Partial<ShellLimits> {
   /** Structural nesting (compound commands, `${…}`, arithmetic) accepted; default 64. */
@@ -38,6 +39,22 @@ export const DEFAULT_MAX_SCRIPTS = 16;
  * reject, text larger than `maxBytes` (`too_large`) or nesting deeper than the limits (`too_deep`).
  */
 export function analyzeCommandLine(text: string, options: ShellAnalyzeOptions = {}): ShellCommand[] {
+  return analyzeLine(text, options).commands;
+}
+
+/** What analyzeLine reports: the commands, and every variable the line may assign. */
+export interface LineAnalysis {
+  commands: ShellCommand[];
+  /**
+   * Each variable the line may assign (prefix, plain and `export`/`env`/`sudo` `NAME=VALUE`
+   * assignments, nested scripts included), with every value it may get; null for a value
+   * known only at run time. A superset in no order; null when the line assigns nothing.
+   */
+  assignments: ReadonlyMap<string, readonly (string | null)[]> | null;
+}
+
+/** analyzeCommandLine, plus the variables the line may assign. */
+export function analyzeLine(text: string, options: ShellAnalyzeOptions = {}): LineAnalysis {
   const opts: AnalyzeOptions = {
     maxBytes: options.maxBytes ?? DEFAULT_LIMITS.maxBytes,
     maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth,
@@ -59,5 +76,5 @@ export function analyzeCommandLine(text: string, options: ShellAnalyzeOptions = 
     // A defect here must still fail closed, never crash the hook.
     throw new ShellParseError('syntax', `internal error while analysing the command: ${String(e)}`, 0);
   }
-  return analyzer.out;
+  return { commands: analyzer.out, assignments: analyzer.assignments };
 }
