@@ -11,6 +11,7 @@ import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { Parser } from './parser.ts';
 import { type PathWord, type RedirFile, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
 import { type ArgWord, Vars, assignValue, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
+import { COMMAND_COST, PARSE_COST, type ShellWork, WORD_COST, WorkBudget } from './work.ts';
 import { xargsCommands, xargsItems } from './xargs-input.ts';
 
 /** What a shell would read as its script on standard input. */
@@ -30,6 +31,9 @@ export interface AnalyzeOptions extends ShellLimits {
   readScript?: ((path: string) => string | null) | undefined;
   /** What programs run and how they read their command line (builtin data plus packs'). */
   programs: Grammars;
+  /** Units of work allowed (work.ts), counted in `work`, which the caller may share. */
+  maxWork: number;
+  work: ShellWork;
 }
 
 interface Ctx {
@@ -133,14 +137,42 @@ export class Analyzer {
   /** Targets of writing redirections seen so far (`> x.sh`); compared only when a script runs. */
   private readonly written: Word[] = [];
 
-  constructor(private readonly opts: AnalyzeOptions) {}
+  private readonly work: WorkBudget;
+
+  constructor(private readonly opts: AnalyzeOptions) {
+    this.work = new WorkBudget(opts.work, opts.maxWork);
+  }
+
+  /** Reports a command; each one costs work (the caller judges every command reported). */
+  report(cmd: ShellCommand): void {
+    this.work.charge(COMMAND_COST + cmd.argv.length, 'the commands found', 0);
+    this.out.push(cmd);
+  }
+
+  /** expandWordInto, charging every word and character it makes (brace and variable expansion). */
+  private expand(w: Word, vars: Vars, out: ArgWord[], braces = true): void {
+    const from = out.length;
+    expandWordInto(w, vars, out, braces);
+    // Words made by brace expansion cost twice: each was copied atom by atom (measured).
+    const per = out.length - from > 1 ? 2 * WORD_COST : WORD_COST;
+    let units = 0;
+    for (let i = from; i < out.length; i++) units += (out[i] as ArgWord).value.length + per;
+    this.work.charge(units, 'expanding words', w.start);
+  }
+
+  /** assignValue, charging the value it builds (`B=$A` copies). */
+  private chargedAssign(w: Word, vars: Vars): { value: string; dynamic: boolean } {
+    const v = assignValue(w, vars);
+    this.work.charge(v.value.length + WORD_COST, 'expanding words', w.start);
+    return v;
+  }
 
   /** Parses `text` (nested at `depth`) and reports its commands. */
   analyzeText(text: string, base: number, depth: number, via: readonly string[], vars: Vars, stdin: Stdin | null): void {
     if (depth > this.opts.maxDepth) {
       throw new ShellParseError('too_deep', `scripts nested deeper than ${this.opts.maxDepth} levels`, base);
     }
-    const budget = { maxDepth: this.opts.maxDepth, maxNesting: this.opts.maxNesting, nesting: 0 };
+    const budget = { maxDepth: this.opts.maxDepth, maxNesting: this.opts.maxNesting, nesting: 0, work: this.work };
     const script = Parser.parse(text, base, budget, depth);
     this.script(script, mkCtx(via, depth, vars, false, stdin === null ? NO_STDIN : () => stdin));
   }
@@ -237,7 +269,7 @@ export class Analyzer {
 
     for (const a of cmd.assigns) {
       if (a.index !== null || a.value === null) continue;
-      const v = assignValue(a.value, ctx.vars);
+      const v = this.chargedAssign(a.value, ctx.vars);
       this.assigned(a.name, v.dynamic ? null : v.value);
     }
     const files = cmd.redirs.length === 0 ? null : redirFiles(cmd.redirs, ctx.vars);
@@ -246,20 +278,20 @@ export class Analyzer {
       if (files !== null) this.out.push(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
       for (const a of cmd.assigns) {
         // `B=$A` copies a known value: no field splitting in an assignment.
-        const v = a.value === null || a.index !== null ? null : assignValue(a.value, ctx.vars);
+        const v = a.value === null || a.index !== null ? null : this.chargedAssign(a.value, ctx.vars);
         const known = v !== null && !v.dynamic && !ctx.cond ? v.value : null;
         ctx.vars.set(a.name, known);
       }
       return;
     }
     const args: ArgWord[] = [];
-    for (const w of cmd.words) expandWordInto(w, ctx.vars, args);
+    for (const w of cmd.words) this.expand(w, ctx.vars, args);
     let run = ctx;
     if (cmd.assigns.length > 0) {
       // `X=v cmd`: X is exported to cmd (a nested shell sees it) and to `eval`; not to this line.
       const v = ctx.vars.child();
       for (const a of cmd.assigns) {
-        const val = a.value === null || a.index !== null ? null : assignValue(a.value, ctx.vars);
+        const val = a.value === null || a.index !== null ? null : this.chargedAssign(a.value, ctx.vars);
         v.set(a.name, val !== null && !val.dynamic ? val.value : null);
       }
       run = mkCtx(ctx.via, ctx.depth, v, ctx.cond, ctx.stdin);
@@ -301,7 +333,7 @@ export class Analyzer {
       for (let i = 1; i < words.length; i++) {
         const word = words[i] as Word;
         // Declaration builtins take `NAME=value` as an assignment (no field splitting): `export B=$A`.
-        const w = assignValue(word, ctx.vars);
+        const w = this.chargedAssign(word, ctx.vars);
         const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=)([\s\S]*)$/.exec(w.value);
         if (m?.[1] === undefined) continue;
         const known = !w.dynamic && !ctx.cond && m[2] === '=' && !(m[3] ?? '').startsWith('(') && !hasBrace(word);
@@ -342,11 +374,13 @@ export class Analyzer {
         const body = r.heredoc.body === null ? { value: r.heredoc.text, dynamic: false } : wordText(r.heredoc.body);
         stdin = { kind: 'text', text: body.value, dynamic: body.dynamic, label: '% <<' };
       } else if (r.op === '<<<' && r.target !== null) {
-        const ws = expandWord(r.target, vars, false);
+        const ws: ArgWord[] = [];
+        this.expand(r.target, vars, ws, false);
         const text = ws.map((w) => w.value).join(' ') + '\n';
         stdin = { kind: 'text', text, dynamic: ws.some((w) => w.dynamic), label: '% <<<' };
       } else if (r.op === '<' && r.target !== null) {
-        const ws = expandWord(r.target, vars, false);
+        const ws: ArgWord[] = [];
+        this.expand(r.target, vars, ws, false);
         const path = ws[0];
         if (ws.length === 1 && path?.procSub !== undefined) {
           // `sh < <(echo …)`: the process substitution's output.
@@ -417,7 +451,7 @@ export class Analyzer {
     }
     if (c.words.length === 0) return { text: '', dynamic: false };
     const words: ArgWord[] = [];
-    for (const w of c.words) expandWordInto(w, vars, words);
+    for (const w of c.words) this.expand(w, vars, words);
     // Through wrappers: `timeout 5 echo 'git push' | sh` pipes what echo prints.
     const args = this.innermost(words);
     const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
@@ -505,11 +539,13 @@ export class Analyzer {
     for (let guard = 0; guard < 64; guard++) {
       const w0 = args[0];
       if (w0 === undefined) return;
+      // Each step hands the rest of the words on (handlers scan them): `find -exec find -exec …`.
+      this.work.charge(args.length + 1, 'unwrapping wrappers', w0.start);
       if (w0.dynamic || w0.glob) {
         const cmd = toCommand(w0.value, args, via, true);
         // A program word known only at run time is text known only at run time (`$X`, `"$@"`).
         if (w0.dynamic) cmd.unseen = 'runtime';
-        this.out.push(cmd);
+        this.report(cmd);
         return;
       }
       let prog = basename(w0.value);
@@ -524,13 +560,13 @@ export class Analyzer {
         }
       }
       if (data === undefined || !mayRun(data.grammar, args)) {
-        this.out.push(toCommand(prog, args, via, false));
+        this.report(toCommand(prog, args, via, false));
         if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx, args.slice(1));
         return;
       }
       const r = readWords(args, data.grammar, prog, 'runs');
       if (r.unknown !== null) {
-        this.out.push(toCommand(prog, args, via, true));
+        this.report(toCommand(prog, args, via, true));
         return;
       }
       const only = r.runs.length === 1 && !r.self ? r.runs[0] : undefined;
@@ -557,10 +593,10 @@ export class Analyzer {
       }
       const walk = walkOf(data.grammar, args, prog, r.runs);
       for (const run of r.runs) this.run(run, prog, via, stdin, ctx, walk);
-      if (r.self) this.out.push(toCommand(prog, args, via, false));
+      if (r.self) this.report(toCommand(prog, args, via, false));
       return;
     }
-    this.out.push(toCommand(args[0]?.value ?? '', args, via, true));
+    this.report(toCommand(args[0]?.value ?? '', args, via, true));
   }
 
   /** One thing a command runs (the reader's `runs`). */
@@ -598,20 +634,20 @@ export class Analyzer {
     const label = s.label.replace('%', prog);
     if (s.kind === 'text') this.nestedScript({ value: s.text, dynamic: s.dynamic, glob: false, start: 0 }, label, via, ctx, positional);
     else if (s.kind === 'file') this.file(s.path, label, false, via, ctx, positional?.slice(1));
-    else this.out.push({ argv: [prog], dynamic: [0], opaque: true, via: [...via, label], unseen: 'runtime' });
+    else this.report({ argv: [prog], dynamic: [0], opaque: true, via: [...via, label], unseen: 'runtime' });
   }
 
   /** Code given to an interpreter: the commands it plainly runs (interpreters.ts). */
   private inlineCode(code: string, dynamic: boolean, language: string, label: string, via: readonly string[], ctx: Ctx, start: number): void {
     const nestedVia = [...via, label];
     if (dynamic || !LANGUAGES.has(language)) {
-      this.out.push({ argv: [code], dynamic: [0], opaque: true, via: nestedVia });
+      this.report({ argv: [code], dynamic: [0], opaque: true, via: nestedVia });
       return;
     }
     for (const call of scanInlineCode(code, language as InlineLanguage)) {
       if (call.kind === 'shell') this.nestedScript(literalArg(call.text, start), label, via, ctx);
       else if (call.kind === 'argv') this.unwrap(call.argv.map((a) => literalArg(a, start)), nestedVia, NO_STDIN, ctx);
-      else this.out.push({ argv: [call.text], dynamic: [0], opaque: true, via: nestedVia });
+      else this.report({ argv: [call.text], dynamic: [0], opaque: true, via: nestedVia });
     }
   }
 
@@ -645,12 +681,12 @@ export class Analyzer {
       whole.argv.push(w.value);
       if (w.dynamic) whole.dynamic.push(whole.argv.length - 1);
     });
-    this.out.push(whole);
+    this.report(whole);
     const mark = this.out.length;
     try {
       this.analyzeText(text.value, text.start, depth, nestedVia, vars, null);
     } catch (e) {
-      if (!(e instanceof ShellParseError) || e.code === 'too_deep' || e.code === 'too_large') throw e;
+      if (!(e instanceof ShellParseError) || e.code === 'too_deep' || e.code === 'too_large' || e.code === 'too_complex') throw e;
       this.out.length = mark;
     }
     // `eval "$x"` shows `$x` again: keep one.
@@ -670,7 +706,7 @@ export class Analyzer {
       // `source <(…)`, `bash <(…)`: the script is the substitution's output.
       const out = this.scriptOutput(path.procSub, ctx.vars, 0);
       if (out !== null && 'file' in out) this.file(out.file, label, false, via, ctx, positional);
-      else if (out === null) this.out.push(unseenCommand(path.value, nestedVia, 'runtime'));
+      else if (out === null) this.report(unseenCommand(path.value, nestedVia, 'runtime'));
       else {
         const text = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start };
         this.nestedScript(text, label, via, ctx, positional === undefined ? undefined : [path, ...positional]);
@@ -680,7 +716,7 @@ export class Analyzer {
     const read = this.opts.readScript;
     if (path.dynamic || path.glob) {
       // `bash "$f"`: a script known only at run time (a program named so is already opaque).
-      if (!requireShebang && read !== undefined) this.out.push(unseenCommand(path.value, nestedVia, 'runtime'));
+      if (!requireShebang && read !== undefined) this.report(unseenCommand(path.value, nestedVia, 'runtime'));
       return;
     }
     // Written earlier on this line (`echo … > x.sh; bash x.sh`), or named by an earlier command
@@ -688,23 +724,28 @@ export class Analyzer {
     const key = samePath(path.value);
     const rewritten =
       this.written.some((w) => samePath(wordText(w).value) === key) || this.out.some((c) => c.argv.some((a, i) => i > 0 && samePath(a) === key));
-    if (rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+    if (rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
     if (read === undefined) return;
     if (this.scriptsRead >= this.opts.maxScripts) {
-      if (!rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+      if (!rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
       return;
     }
     this.scriptsRead++;
     const text = read(path.value);
     if (text === null) {
       // Missing, too large, a FIFO or device. Run directly, a missing file runs nothing.
-      if (!requireShebang && !rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+      if (!requireShebang && !rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
       return;
     }
     // Run directly: a shell shebang, or no `#!` at all (bash runs a non-binary file as a script).
     if (requireShebang && !(SHEBANG_SHELL.test(text) || (!text.startsWith('#!') && !looksBinary(text)))) return;
-    if (utf8Length(text) > this.opts.maxBytes) {
-      if (!rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+    // A script may use at most half the work left; past that (or over the size limit) it cannot
+    // be analysed, like a script that cannot be read. Each later script gets half of what then
+    // remains, so all of them together stay within the budget.
+    const outer = this.work.max;
+    const share = Math.floor(this.work.left / 2);
+    if (PARSE_COST * text.length >= share || utf8Length(text) > this.opts.maxBytes) {
+      if (!rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
       return;
     }
     const depth = ctx.depth + 1;
@@ -712,18 +753,28 @@ export class Analyzer {
       throw new ShellParseError('too_deep', `scripts nested deeper than ${this.opts.maxDepth} levels`, path.start);
     }
     const mark = this.out.length;
+    this.work.max = this.work.counter.used + share;
+    let failed: ShellParseError | null = null;
     try {
       const pos = positional === undefined ? null : positionalOf([path, ...positional]);
       this.analyzeText(text, 0, depth, nestedVia, ctx.vars.env(pos), null);
     } catch (e) {
       if (!(e instanceof ShellParseError)) throw e;
-      if (e.code === 'too_deep' || e.code === 'too_large') {
-        throw new ShellParseError(e.code, `${path.value}: ${e.message}`, path.start);
-      }
-      // bash runs a script up to its syntax error; what runs there cannot be listed reliably.
-      this.out.length = mark;
-      this.out.push({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
+      failed = e;
+    } finally {
+      this.work.max = outer;
     }
+    if (failed === null) return;
+    const overShare = failed.code === 'too_complex' && this.work.counter.used <= outer;
+    if (!overShare && (failed.code === 'too_deep' || failed.code === 'too_large' || failed.code === 'too_complex')) {
+      const msg = failed.code === 'too_complex' ? failed.message.replace(/limit of \d+/, `limit of ${outer}`) : failed.message;
+      throw new ShellParseError(failed.code, `${path.value}: ${msg}`, path.start);
+    }
+    // bash runs a script up to its syntax error (and one past its share of the work cannot be
+    // listed either): what runs there is unknown.
+    this.out.length = mark;
+    if (overShare) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
+    else this.report({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
   }
 }
 
