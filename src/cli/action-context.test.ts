@@ -8,7 +8,10 @@ const exists = (set: string[]) => (p: string): boolean => set.includes(p);
 describe('actionContext', () => {
   it('takes home and $TMPDIR from the hook process, cwd from the event', () => {
     const c = actionContext(input({ shell: { command: 'x', cwd: '/w/p/' } }), { env: { HOME: '/home/u', TMPDIR: '/var/t' }, cwd: '/elsewhere', exists: exists([]) });
-    expect(c).toEqual({ cwd: '/w/p', home: '/home/u', tmpdir: '/var/t', temp_dirs: ['/tmp', '/var/tmp', '/var/t'], project_roots: ['/w/p'] });
+    const { locations, ...rest } = c;
+    expect(rest).toEqual({ cwd: '/w/p', home: '/home/u', tmpdir: '/var/t', temp_dirs: ['/tmp', '/var/tmp', '/var/t'], project_roots: ['/w/p'] });
+    // Named locations for that home (locations.test.ts has the detail).
+    expect(locations?.['buckler_config']).toEqual(['/home/u/.config/buckler', '/home/u/.config/buckler/**']);
   });
 
   it('prefers the harness workspace roots, as given', () => {

@@ -8,7 +8,9 @@
  * - `project_roots`: the harness's workspace roots (`session.workspace_roots`); else the git
  *   top-level above `cwd` (the nearest directory holding `.git`, found by walking up with
  *   `stat` calls only, bounded; no git process; not the home directory or above it); else `cwd`;
- * - `temp_dirs`: `/tmp`, `/var/tmp` and `$TMPDIR`; `tmpdir`: `$TMPDIR` when set.
+ * - `temp_dirs`: `/tmp`, `/var/tmp` and `$TMPDIR`; `tmpdir`: `$TMPDIR` when set;
+ * - `locations`: Buckler's directories and the harnesses' settings, credentials and trust
+ *   stores for that home (locations.ts).
  *
  * What the adapter already gave wins, field by field. The core still never takes `/`, the home
  * directory or an ancestor of it as a project root.
@@ -16,6 +18,7 @@
 import { statSync } from 'node:fs';
 import type { ActionContext, PolicyInput } from '../core/contract.ts';
 import { normalizeAbsolute } from '../core/path-scope.ts';
+import { namedLocations } from './locations.ts';
 
 /** Directories walked up from `cwd` looking for `.git`. */
 const MAX_LEVELS = 40;
@@ -26,6 +29,8 @@ export interface ContextOptions {
   cwd: string;
   /** Whether `path` exists (tests pass their own); default: one `stat` call. */
   exists?: (path: string) => boolean;
+  /** The platform named locations are resolved for (default: this process's). */
+  platform?: NodeJS.Platform;
 }
 
 const statExists = (p: string): boolean => statSync(p, { throwIfNoEntry: false }) !== undefined;
@@ -66,6 +71,11 @@ export function actionContext(input: PolicyInput, opts: ContextOptions): ActionC
     const ws = (input.session?.workspace_roots ?? []).filter((r) => r.startsWith('/')).map(normalizeAbsolute);
     if (ws.length > 0) ctx.project_roots = ws;
     else if (cwd.startsWith('/')) ctx.project_roots = [project(cwd)];
+  }
+  // Buckler's own directories and the harnesses' settings, credentials and trust stores, by name
+  // (packs/agent-tamper.yaml, packs/agent-secrets.yaml), for the home directory paths resolve against.
+  if (ctx.locations === undefined && ctx.home !== undefined && ctx.home.startsWith('/')) {
+    ctx.locations = namedLocations({ env: opts.env, platform: opts.platform ?? process.platform, home: normalizeAbsolute(ctx.home) });
   }
   return ctx;
 }

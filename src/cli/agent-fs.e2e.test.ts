@@ -218,12 +218,12 @@ describe('file-tool events through the hook drivers', () => {
     ['claude-code', 'Write', '/etc/hosts', 'ask', 'deny'],
     ['claude-code', 'Edit', '/etc/ssh/sshd_config', 'ask', 'deny'],
     ['claude-code', 'Write', '../../../etc/hosts', 'ask', 'deny'],
-    ['claude-code', 'Write', '/home/dev/.bashrc', 'allow', 'ask'],
+    ['claude-code', 'Write', '/home/dev/notes.txt', 'allow', 'ask'],
     ['claude-code', 'Write', 'src/a.ts', 'allow', 'allow'],
     ['claude-code', 'Write', '/tmp/x', 'allow', 'allow'],
     ['claude-code', 'Read', '/etc/hosts', 'allow', 'allow'],
     ['cursor', 'Write', '/etc/hosts', 'ask', 'deny'],
-    ['cursor', 'Write', '/home/dev/.bashrc', 'allow', 'ask'],
+    ['cursor', 'Write', '/home/dev/notes.txt', 'allow', 'ask'],
     ['cursor', 'Write', '/home/dev/project/src/a.ts', 'allow', 'allow'],
   ])('%s %s %s → %s / %s', (driver, tool, file, base, strict) => {
     expect(toolHook(driver, tool, file, 'baseline')).toBe(base);
@@ -246,7 +246,7 @@ describe('file-tool calls judged like commands that touch the same paths (buckle
   it.each<[string, string, D, D]>([
     ['/etc/hosts', 'write', 'ask', 'deny'],
     ['../../../etc/hosts', 'write', 'ask', 'deny'],
-    ['/home/dev/.bashrc', 'write', 'allow', 'ask'],
+    ['/home/dev/notes.txt', 'write', 'allow', 'ask'],
     ['src/a.ts', 'write', 'allow', 'allow'],
     ['/tmp/x', 'write', 'allow', 'allow'],
     ['/dev/sda', 'write', 'deny', 'deny'],

@@ -74,7 +74,8 @@ describe('audit trail (built CLI)', () => {
     config('[core]\naudit_log = true\n');
     hook(shell('ls', project));
     hook(JSON.stringify({ hook_event_name: 'beforeReadFile', conversation_id: 'conv-1', file_path: path.join(project, '.env'), content: 'API_KEY=very-secret-content', workspace_roots: [project] }));
-    expect(records().map((r) => r.decision)).toEqual(['allow', 'allow']);
+    // Reading .env asks (agent-secrets); the record holds the decision, never the content.
+    expect(records().map((r) => r.decision)).toEqual(['allow', 'ask']);
     expect(fs.readFileSync(log, 'utf8')).not.toContain('very-secret-content');
   });
 

@@ -127,6 +127,8 @@ const NO_BUILTINS = `[packs]
 agent-git = { enabled = false }
 agent-gh = { enabled = false }
 agent-fs = { enabled = false }
+agent-secrets = { enabled = false }
+agent-tamper = { enabled = false }
 `;
 
 function home(name: keyof typeof HOMES, files: Record<string, string>): void {

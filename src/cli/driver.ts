@@ -286,8 +286,8 @@ export async function handleHook(
     input = adapter.adaptInput(raw);
     loaded = await inTime(deps.loadPolicy(io.env));
     for (const w of loaded.warnings) warn(w);
-    // Where the action happens (home, project roots, temp directories): the core resolves paths
-    // against it. From the hook process's environment and a few `stat` calls, never the agent's.
+    // Where the action happens (home, project roots, temp directories, named locations): the core
+    // resolves paths against it. From the hook process's environment and a few `stat` calls, never the agent's.
     input = { ...input, env: policyEnv(io.env, loaded.policy.env_keys), context: actionContext(input, { env: io.env, cwd: process.cwd() }) };
     let output = deps.evaluate(input, loaded.policy);
     let allowOnce: AllowOnceUse | undefined;

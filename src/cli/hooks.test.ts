@@ -612,6 +612,9 @@ rules:
     const config = path.join(home, 'buckler-config');
     fs.mkdirSync(path.join(config, 'rules.d'), { recursive: true });
     fs.writeFileSync(path.join(config, 'rules.d', 'wiring-e2e.yaml'), PACK);
+    // The builtin agent-secrets and agent-tamper deny these very calls with their own messages;
+    // this test is about the wiring reaching the policy, shown by the rule above.
+    fs.writeFileSync(path.join(config, 'config.toml'), '[packs]\nagent-secrets = { enabled = false }\nagent-tamper = { enabled = false }\n');
     const r = spawnSync('/bin/sh', ['-c', command], {
       input: JSON.stringify(payload),
       encoding: 'utf8',

@@ -82,6 +82,14 @@ export interface ActionContext {
   temp_dirs?: string[];
   /** `$TMPDIR` as the hook process saw it; absent when unset. */
   tmpdir?: string;
+  /**
+   * Named locations the driver knows and packs cannot: each name maps to path patterns
+   * (absolute, `~/…`, or a relative pattern matched anywhere, in the syntax of a rule's `glob`).
+   * Rules select them with `paths: { location: [name] }`. Buckler's CLI fills `buckler_config`,
+   * `buckler_state`, `buckler_data`, `harness_settings`, `harness_credentials`, `harness_trust`
+   * (docs/packs.md, "Named locations").
+   */
+  locations?: Record<string, string[]>;
 }
 
 export interface SessionInfo {

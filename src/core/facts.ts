@@ -36,6 +36,10 @@ export interface CommandFacts {
   readonly tool: boolean;
   /** The home directory paths are resolved against (for `~` globs). */
   readonly home: string | null;
+  /** Named locations from the context (`paths.location`). */
+  readonly locations: Readonly<Record<string, readonly string[]>> | null;
+  /** Some argument word has a part known only at run time. */
+  readonly dynamicWords: boolean;
 }
 
 /**
@@ -78,6 +82,14 @@ class Facts implements CommandFacts {
 
   get home(): string | null {
     return this.env.home;
+  }
+
+  get locations(): Readonly<Record<string, readonly string[]>> | null {
+    return this.env.locations;
+  }
+
+  get dynamicWords(): boolean {
+    return this.cmd.dynamic.some((i) => i > 0);
   }
 
   get paths(): readonly PathFact[] {

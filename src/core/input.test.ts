@@ -93,11 +93,11 @@ describe('parsePolicyInput: tool paths, MCP calls and the action context (additi
     const input = parsePolicyInput({
       ...base,
       tool: { name: 'Read', paths: [{ path: '.env', access: 'read' }], mcp: { server: 'pg', tool: 'query', arguments: { sql: 'x' } } },
-      context: { cwd: '/p', home: '/h', project_roots: ['/p'], temp_dirs: ['/tmp'], tmpdir: '/tmp' },
+      context: { cwd: '/p', home: '/h', project_roots: ['/p'], temp_dirs: ['/tmp'], tmpdir: '/tmp', locations: { harness_settings: ['/h/.x/settings.json', '.x/settings.json'] } },
     });
     expect(input.tool?.paths).toEqual([{ path: '.env', access: 'read' }]);
     expect(input.tool?.mcp).toEqual({ server: 'pg', tool: 'query', arguments: { sql: 'x' } });
-    expect(input.context).toEqual({ cwd: '/p', home: '/h', project_roots: ['/p'], temp_dirs: ['/tmp'], tmpdir: '/tmp' });
+    expect(input.context).toEqual({ cwd: '/p', home: '/h', project_roots: ['/p'], temp_dirs: ['/tmp'], tmpdir: '/tmp', locations: { harness_settings: ['/h/.x/settings.json', '.x/settings.json'] } });
   });
   it.each([
     [{ tool: { name: 'R', paths: 'x' } }, 'tool.paths must be'],
@@ -106,6 +106,8 @@ describe('parsePolicyInput: tool paths, MCP calls and the action context (additi
     [{ tool: { name: 'R', mcp: { server: 'pg' } } }, 'tool.mcp.tool must be a string'],
     [{ context: { cwd: 3 } }, 'context.cwd must be a string'],
     [{ context: { project_roots: [1] } }, 'context.project_roots must be a list of strings'],
+    [{ context: { locations: ['/x'] } }, 'context.locations must be an object of string lists'],
+    [{ context: { locations: { a: '/x' } } }, 'context.locations.a must be a list of strings'],
   ])('refuses %j', (extra, message) => {
     expect(() => parsePolicyInput({ ...base, ...extra })).toThrow(message);
   });

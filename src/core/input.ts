@@ -84,6 +84,13 @@ function parseContext(v: unknown): ActionContext {
   for (const k of ['project_roots', 'temp_dirs'] as const) {
     if (v[k] !== undefined && v[k] !== null) c[k] = stringList(v[k], `context.${k}`);
   }
+  const loc = v['locations'];
+  if (loc !== undefined && loc !== null) {
+    if (!isObject(loc)) bad('context.locations', 'an object of string lists');
+    const out: Record<string, string[]> = {};
+    for (const [name, list] of Object.entries(loc)) out[name] = stringList(list, `context.locations.${name}`);
+    c.locations = out;
+  }
   return c;
 }
 

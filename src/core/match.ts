@@ -6,7 +6,7 @@
 import { SEVERITY } from './contract.ts';
 import type { CommandFacts } from './facts.ts';
 import type { CompiledPolicy, CompiledRule, PathMatcher, SegmentMatcher } from './policy.ts';
-import { globMatches, type PathFact } from './paths.ts';
+import { globMatches, globOverlaps, inLocation, type PathFact } from './paths.ts';
 
 interface Candidate {
   rule: CompiledRule;
@@ -69,7 +69,10 @@ export function contextMatches(rule: CompiledRule, toolName: string | undefined,
 }
 
 export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
-  if (f.tool) return m.paths !== undefined && onlyPaths(m) && f.paths.some((p) => pathMatches(m.paths!, p, f.home));
+  if (f.tool) {
+    // `not` entries that name a program never match a tool call, so they let it through.
+    return m.paths !== undefined && onlyPaths(m) && f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations)) && !(m.not?.some((n) => segmentMatches(n, f)) ?? false);
+  }
   if (m.program && (f.opaque || !m.program.includes(f.program))) return false;
   if (m.opaque && !f.opaque) return false;
   if (m.subcommand_dynamic && !f.read.subcommand_dynamic) return false;
@@ -80,25 +83,54 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.refspec_force && !f.refspecForce) return false;
   if (m.method_delete && !f.methodDelete) return false;
   if (m.words_any && !m.words_any.some((w) => f.words.has(w))) return false;
-  if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home))) return false;
+  if (m.words_contain && !wordsContain(m.words_contain, f)) return false;
+  if (m.dynamic_words && !f.dynamicWords) return false;
+  if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations))) return false;
+  if (m.not && m.not.some((n) => segmentMatches(n, f))) return false;
   return true;
 }
 
-/** A file-tool call meets only entries that look at nothing but paths. */
+/** Some literal argument word contains one of `parts` (lower case already), in any letter case. */
+function wordsContain(parts: readonly string[], f: CommandFacts): boolean {
+  for (const w of f.words) {
+    const lower = w.toLowerCase();
+    for (const p of parts) if (lower.includes(p)) return true;
+  }
+  return false;
+}
+
+/** A file-tool call meets only entries that look at nothing but paths (and what they are not). */
 function onlyPaths(m: SegmentMatcher): boolean {
-  for (const k in m) if (k !== 'paths') return false;
+  for (const k in m) if (k !== 'paths' && k !== 'not') return false;
   return true;
 }
 
-export function pathMatches(m: PathMatcher, p: PathFact, home: string | null): boolean {
+export function pathMatches(
+  m: PathMatcher,
+  p: PathFact,
+  home: string | null,
+  locations: Readonly<Record<string, readonly string[]>> | null = null,
+): boolean {
   if (p.pseudo) return false;
   if (m.access && !m.access.includes(p.access)) return false;
   if (m.scope && !m.scope.includes(p.scope)) return false;
   if (m.recursive !== undefined && m.recursive !== p.recursive) return false;
   if (m.holds_project !== undefined && m.holds_project !== p.holdsProject) return false;
   if (m.project_root !== undefined && m.project_root !== p.projectRoot) return false;
-  if (m.glob && (p.path === null || !m.glob.some((g) => globMatches(g, p.path!, home)))) return false;
+  if (m.glob && (p.path === null || !m.glob.some((g) => globMatches(g, p.path!, home) || (p.glob && globOverlaps(g, p.path!, home))))) return false;
   if (m.not_glob && p.path !== null && m.not_glob.some((g) => globMatches(g, p.path!, home))) return false;
+  if (m.location) {
+    if (locations === null) return false;
+    let hit = false;
+    for (const name of m.location) {
+      const patterns = Object.hasOwn(locations, name) ? locations[name]! : [];
+      if (patterns.some((g) => inLocation(g, p, home))) {
+        hit = true;
+        break;
+      }
+    }
+    if (!hit) return false;
+  }
   return true;
 }
 

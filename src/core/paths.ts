@@ -39,6 +39,8 @@ export interface PathEnv {
   /** The event's directory; null when not known (relative paths are then run-time). */
   cwd: string | null;
   home: string | null;
+  /** Named locations (`context.locations`): name → path patterns; null when none were given. */
+  locations: Readonly<Record<string, readonly string[]>> | null;
 }
 
 const DEFAULT_TEMP: readonly string[] = ['/tmp', '/var/tmp'];
@@ -53,7 +55,7 @@ export function pathEnv(context: ActionContext | undefined, shellCwd: string | u
   const temp = (c.temp_dirs ?? DEFAULT_TEMP).filter((t) => t.startsWith('/')).map(normalizeAbsolute);
   const ctx: PathContext = { home, roots: c.project_roots ?? (cwd === null ? [] : [cwd]), temp, tmpdir: c.tmpdir };
   const roots = projectRoots(ctx);
-  return { ctx: { ...ctx, roots }, roots, cwd, home: home ?? null };
+  return { ctx: { ...ctx, roots }, roots, cwd, home: home ?? null, locations: c.locations ?? null };
 }
 
 interface IndexedWord extends Word {
@@ -196,4 +198,69 @@ export function globMatches(pattern: string, path: string, home: string | null):
     return globRegExp(`${home === '/' ? '' : home}${pattern.slice(1)}`).test(path);
   }
   return globRegExp(pattern).test(path);
+}
+
+/**
+ * Whether the path a command wrote as a glob (`~/.claude/*.json`, `.env*`, `~/.s*` followed by `/id_rsa`) can
+ * name a file the rule pattern matches: the two are compared component by component (`**`
+ * spans any number of them; a rule pattern without a leading `/` or `~` may start anywhere), and
+ * two components overlap when one's pattern matches the other's fixed letters. Used for
+ * conditions that select (`glob`, `location`), never for exclusions (`not_glob`): `cat ~/.ssh/*`
+ * may name a private key even though it may also name `id_ed25519.pub`.
+ */
+export function globOverlaps(pattern: string, path: string, home: string | null): boolean {
+  let rule = pattern;
+  if (rule === '~' || rule.startsWith('~/')) {
+    if (home === null) return false;
+    rule = `${home === '/' ? '' : home}${rule.slice(1)}`;
+  }
+  const r = rule.startsWith('/') ? rule.slice(1).split('/') : ['**', ...rule.replace(/^\*\*\//, '').split('/')];
+  const p = path.slice(1).split('/');
+  return componentsOverlap(r, 0, p, 0, 0);
+}
+
+/** Bounded: a pattern has few `**`, and the walk gives up (no overlap) past 10 000 steps. */
+function componentsOverlap(r: string[], i: number, p: string[], j: number, steps: number): boolean {
+  if (steps > 10_000) return false;
+  if (i === r.length) return j === p.length;
+  if (r[i] === '**') return componentsOverlap(r, i + 1, p, j, steps + 1) || (j < p.length && componentsOverlap(r, i, p, j + 1, steps + 1));
+  if (j === p.length) return false;
+  if (p[j] === '**') return componentsOverlap(r, i, p, j + 1, steps + 1) || componentsOverlap(r, i + 1, p, j, steps + 1);
+  return componentOverlaps(r[i]!, p[j]!) && componentsOverlap(r, i + 1, p, j + 1, steps + 1);
+}
+
+const WILD = /[*?{]/;
+
+/** `a`: a rule's component; `b`: the command's. */
+function componentOverlaps(a: string, b: string): boolean {
+  if (!WILD.test(a) && !WILD.test(b)) return a === b;
+  const fixed = (x: string): string => x.replace(/\{([^,}]*)[^}]*\}/g, '$1').replace(/\*/g, '').replace(/\?/g, 'x');
+  // The shell's `*` and `?` do not match a leading dot: `src/*` names no `.env`.
+  if (/^[*?[]/.test(b) && fixed(a).startsWith('.')) return false;
+  return globRegExp(`/${a}`).test(`/${fixed(b)}`) || globRegExp(`/${b}`).test(`/${fixed(a)}`);
+}
+
+/**
+ * Whether a path lies in one of the named locations: it matches one of the location's
+ * patterns, or (touched recursively) it holds one (`rm -rf ~/.config/buckler/..` and
+ * `rm -rf ~/.claude` hold `~/.claude/settings.json`).
+ */
+export function inLocation(pattern: string, p: { path: string | null; glob: boolean; recursive: boolean }, home: string | null): boolean {
+  const path = p.path;
+  if (path === null) return false;
+  if (globMatches(pattern, path, home)) return true;
+  if (p.glob && globOverlaps(pattern, path, home)) return true;
+  if (p.recursive && !p.glob) {
+    const abs = pattern === '~' || pattern.startsWith('~/') ? (home === null ? null : `${home === '/' ? '' : home}${pattern.slice(1)}`) : pattern;
+    if (abs !== null && abs.startsWith('/')) {
+      const fixed = abs.slice(0, abs.search(/[*?{]|$/));
+      if (isWithin(fixed, path)) return true;
+    } else if (abs !== null) {
+      // A pattern matched anywhere (`.claude/settings.json`): the path ends with its leading
+      // components (`rm -rf .claude`, `rm -rf x/.claude`).
+      const parts = abs.split('/');
+      for (let k = 1; k < parts.length; k++) if (globMatches(parts.slice(0, k).join('/'), path, home)) return true;
+    }
+  }
+  return false;
 }

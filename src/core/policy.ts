@@ -40,6 +40,12 @@ export interface SegmentMatcher {
   words_any?: string[];
   /** A path the command (or file-tool call) touches meets every condition given here. */
   paths?: PathMatcher;
+  /** At least one literal argument word contains one of these strings, any letter case (stored in lower case). */
+  words_contain?: string[];
+  /** Some argument word has a part known only at run time (`echo "$X"`). */
+  dynamic_words?: boolean;
+  /** None of these entries matches the command (`program: buckler` except `check`). */
+  not?: SegmentMatcher[];
 }
 
 /**
@@ -60,6 +66,8 @@ export interface PathMatcher {
   project_root?: boolean;
   /** Touched with everything below it (`rm -r`, `chmod -R`, `find -delete`, `rsync --delete`). */
   recursive?: boolean;
+  /** The path lies in (or, touched recursively, holds) one of these named locations (`context.locations`). */
+  location?: string[];
 }
 
 export interface CompiledRule {

@@ -116,7 +116,7 @@ export const FILE_PROGRAMS: Record<string, ProgramGrammar> = {
   tar,
   zip: { value_options: ['-x', '-i', '-b', '-n', '-t', '-tt', '-P', '--password'], files: { operands: 'read', first: 'write' } },
   unzip: { value_options: ['-d', '-x', '-P'], files: { first: 'read', options: { '-d': 'write' } } },
-  scp: { value_options: ['-c', '-D', '-F', '-i', '-J', '-l', '-o', '-P', '-S', '-X'], files: { operands: 'read', last: 'write', options: { '-F': 'read', '-i': 'read' } } },
+  scp: { value_options: ['-c', '-D', '-F', '-i', '-J', '-l', '-o', '-P', '-S', '-X'], files: { operands: 'read', last: 'write', options: { '-F': 'read' } } }, // -i: a key used, not read into the agent's context
   rsync: {
     value_options: ['-e', '--rsh', '--exclude', '--include', '--exclude-from', '--include-from', '--files-from', '-f', '--filter', '--chmod', '--chown', '-B', '--block-size', '--timeout', '--bwlimit', '--log-file', '--backup-dir', '--suffix', '-T', '--temp-dir', '--partial-dir', '--password-file', '--port', '--compare-dest', '--copy-dest', '--link-dest'],
     files: {

@@ -243,7 +243,7 @@ describe('file operands and how each is touched', () => {
     ['tar --extract --file=in.tgz a', ['write a', 'read in.tgz']],
     ['zip -r out.zip src', ['write out.zip', 'read src']],
     ['unzip in.zip -d dir', ['read in.zip', 'write dir']],
-    ['scp -i key a host:b', ['read a', 'write host:b', 'read key']],
+    ['scp -i key a host:b', ['read a', 'write host:b']], // -i KEY: a key used, not read (agent-secrets)
     ['rsync -av src/ dst/', ['read src/', 'write dst/']],
     ['source env.sh', ['read env.sh']],
     ['. env.sh', ['read env.sh']],

@@ -238,7 +238,8 @@ const ssh: ProgramGrammar = {
   flags: ['-4', '-6', '-A', '-a', '-C', '-f', '-G', '-g', '-K', '-k', '-M', '-N', '-n', '-q', '-s', '-T', '-t', '-V', '-v', '-X', '-x', '-Y', '-y'],
   value_options: ['-B', '-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w'],
   runs: { shell_operands: true, skip: 1, no_run: ['-V', '-G', '-Q'], self: 'idle', shell_settings: { '-o': ['ProxyCommand', 'LocalCommand', 'KnownHostsCommand'] } },
-  files: { options: { '-F': 'read', '-i': 'read', '-E': 'write' } },
+  // -i: a key ssh uses, not read into the agent's context (agent-secrets allows `ssh -i KEY`).
+  files: { options: { '-F': 'read', '-E': 'write' } },
 };
 
 /** `docker exec [OPTIONS] CONTAINER COMMAND…`, also `docker container exec`. */

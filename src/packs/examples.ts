@@ -7,6 +7,7 @@ import { POLICY_IO_VERSION, type PolicyInput, type Trigger } from '../core/contr
 import { evaluate } from '../core/evaluate.ts';
 import { POLICY_FORMAT, type CompiledPolicy } from '../core/policy.ts';
 import type { Grammars } from '../grammars/types.ts';
+import { EXAMPLE_LOCATIONS } from './example-locations.ts';
 import { EXAMPLE_HOME, EXAMPLE_PROJECT, type LoadedRule, type RuleExample } from './schema.ts';
 
 export interface ExampleFailure {
@@ -32,7 +33,7 @@ function exampleInput(ex: RuleExample, loaded: LoadedRule): PolicyInput {
   return input;
 }
 
-/** Where an example stands: a fixed fake home and project (cwd the project), or what it says. */
+/** Where an example stands: a fixed fake home and project (cwd the project) with its named locations, or what it says. */
 export function exampleContext(ex: Pick<RuleExample, 'cwd' | 'home' | 'project' | 'tmpdir'>): NonNullable<PolicyInput['context']> {
   const home = ex.home ?? EXAMPLE_HOME;
   const project = ex.project ?? (ex.home !== undefined ? `${home}/project` : EXAMPLE_PROJECT);
@@ -44,6 +45,9 @@ export function exampleContext(ex: Pick<RuleExample, 'cwd' | 'home' | 'project' 
     temp_dirs: tmpdir === undefined ? ['/tmp', '/var/tmp'] : ['/tmp', '/var/tmp', tmpdir],
   };
   if (tmpdir !== undefined) ctx.tmpdir = tmpdir;
+  // Named locations (Buckler's directories, the harnesses' files) for the fake home only: an
+  // example that moves home names no location.
+  if (home === EXAMPLE_HOME) ctx.locations = Object.fromEntries(Object.entries(EXAMPLE_LOCATIONS).map(([k, v]) => [k, [...v]]));
   return ctx;
 }
 

@@ -241,8 +241,9 @@ describe('configuration elsewhere: git -C, --git-dir, cd, and variables the line
     ['cd "$D" && git status', 'allow'],
     ['GIT_DIR=/e/.git git log', 'allow'],
     ['git -c include.path=/inc.cfg status', 'allow'],
-    ['git config include.path /inc.cfg', 'allow'],
-    ['git config include.path "$F"; git status', 'allow'],
+    // Not an alias, but a setting git acts on later for the person: agent-tamper/git-runs-later asks.
+    ['git config include.path /inc.cfg', 'ask'],
+    ['git config include.path "$F"; git status', 'ask'],
   ] as [string, Decision][])('%s → %s', (command, want) => {
     expect(run(command)).toBe(want);
   });

@@ -85,7 +85,7 @@ describe('docs/pack.schema.json and the loader', () => {
     ['an unknown segment field', `${RULE}    match: { shell_segments: [{ program: git, flag: -f }] }\n`],
     ['a flag that is no option', `${RULE}    match: { shell_segments: [{ program: git, flags_any: [force] }] }\n`],
     ['an empty shell_segments', `${RULE}    match: { shell_segments: [] }\n`],
-    ['an unknown example field', `${RULE}    examples: { match: [{ command: ls, workdir: /x }] }\n`],
+    ['an unknown example field', `${RULE}    examples: { match: [{ command: ls, where: /x }] }\n`],
     ['unknown program data', `programs:\n  terraform: { single_dash: true }\n${RULE}`],
     ['a program data value of the wrong kind', `programs:\n  terraform: { value_options: [x] }\n${RULE}`],
     ['another format version', `version: "2"\n${RULE}`],

@@ -53,11 +53,11 @@ type Path = (string | number)[];
 
 export const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs', 'guarded_words'];
 export const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
-const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'opaque', 'subcommand_dynamic'] as const;
+const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'opaque', 'subcommand_dynamic', 'dynamic_words'] as const;
 /** Pack keys that are another name of a compiled condition (pack format "1" spelled it so). */
 const SEGMENT_SYNONYMS: Record<string, (typeof SEGMENT_BOOLEANS)[number]> = { gh_api_delete: 'method_delete' };
-export const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', 'paths', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)];
-const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive'] as const;
+export const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', 'words_contain', 'not', 'paths', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)];
+export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
 const MESSAGE_KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
 export const DEFAULT_PRIORITY = 50;
@@ -366,11 +366,13 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
     const unknown = subcommandWarning(m.program, m.subcommand, grammars);
     if (unknown !== null) warn([...path, 'subcommand'], unknown);
   }
-  for (const k of ['flags_any', 'flags_all', 'words_any'] as const) {
+  for (const k of ['flags_any', 'flags_all', 'words_any', 'words_contain'] as const) {
     const x = v[k];
     if (x === undefined || x === null) continue;
-    if (!isStringList(x) || x.length === 0) throw new RuleProblem(`"${k}" must be a non-empty list of strings`, [...path, k]);
-    if (k !== 'words_any') {
+    if (!isStringList(x) || x.length === 0 || (k === 'words_contain' && x.some((w) => w === ''))) {
+      throw new RuleProblem(`"${k}" must be a non-empty list of ${k === 'words_contain' ? 'non-empty ' : ''}strings`, [...path, k]);
+    }
+    if (k === 'flags_any' || k === 'flags_all') {
       const bad = x.find((f) => !/^-./.test(f));
       if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)} must be an option such as -f or --force`, [...path, k]);
       // Read as the program's reader reads a command (`--force-with-lease=x` is the option);
@@ -378,7 +380,8 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
       const checked = checkRuleOptions(k, x, m.program, m.subcommand, grammars);
       for (const w of checked.warnings) warn([...path, k], w);
       m[k] = checked.flags;
-    } else m[k] = x;
+    } else if (k === 'words_contain') m[k] = x.map((w) => w.toLowerCase());
+    else m[k] = x;
   }
   for (const k of [...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)]) {
     const x = v[k];
@@ -388,6 +391,12 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
   }
   const paths = v['paths'];
   if (paths !== undefined && paths !== null) m.paths = readPaths(paths, [...path, 'paths']);
+  const not = v['not'];
+  if (not !== undefined && not !== null) {
+    const list = Array.isArray(not) ? not : [not];
+    if (list.length === 0) throw new RuleProblem('"not" must be a shell_segments entry or a non-empty list of them', [...path, 'not']);
+    m.not = list.map((n, i) => readSegment(n, [...path, 'not', i], grammars, warn));
+  }
   return m;
 }
 
@@ -411,6 +420,12 @@ function readPaths(v: unknown, path: Path): PathMatcher {
   if (access) m.access = access as NonNullable<PathMatcher['access']>;
   const scope = list('scope', PATH_SCOPES);
   if (scope) m.scope = scope as PathScope[];
+  const location = list('location', null);
+  if (location) {
+    const bad = location.find((e) => !/^[a-z][a-z0-9_]*$/.test(e));
+    if (bad !== undefined) throw new RuleProblem(`"location" entry ${JSON.stringify(bad)} must be a location name such as harness_settings (lower case, digits, _)`, [...path, 'location']);
+    m.location = location;
+  }
   for (const k of ['glob', 'not_glob'] as const) {
     const g = list(k, null);
     if (!g) continue;

@@ -1,0 +1,97 @@
+/**
+ * Named locations: the CLI's (src/cli/locations.ts) are the ones rule examples stand in, and
+ * every file every installer edits or reads hooks from, in every scope, is a location the
+ * builtin agent-tamper pack denies writing and deleting — by shell and by a file tool. A harness
+ * added to the installers is covered the day it lists its files in protected-files.ts.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PolicyInput } from '../core/contract.ts';
+import { evaluate } from '../core/evaluate.ts';
+import { INSTALLERS } from '../installers/registry.ts';
+import { HARNESS_FILES } from '../installers/protected-files.ts';
+import { EXAMPLE_LOCATIONS } from '../packs/example-locations.ts';
+import { loadPolicyReport } from '../packs/runtime.ts';
+import { harnessConfigFile, resolvePaths, type InstallableHarness, type PathContext } from '../paths.ts';
+import { actionContext } from './action-context.ts';
+import { namedLocations } from './locations.ts';
+
+const HOME = '/home/dev';
+const PROJECT = '/home/dev/project';
+
+const configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-locations-'));
+afterAll(() => fs.rmSync(configHome, { recursive: true, force: true }));
+const policy = (await loadPolicyReport(resolvePaths({ env: { BUCKLER_CONFIG_HOME: configHome }, platform: process.platform, home: configHome }), { tier: 'baseline', examples: false })).policy;
+
+function decide(ctx: PathContext, shell: string | null, tool: { name: string; path: string; access: 'write' | 'delete' | 'read' } | null): string {
+  const input: PolicyInput = { policy_io_version: '1', trigger: shell !== null ? 'pre_shell_exec' : 'pre_shell_tool' };
+  if (shell !== null) input.shell = { command: shell, cwd: PROJECT };
+  if (tool !== null) input.tool = { name: tool.name, paths: [{ path: tool.path, access: tool.access }] };
+  input.context = { cwd: PROJECT, home: ctx.home, project_roots: [PROJECT], temp_dirs: ['/tmp'], locations: namedLocations(ctx) };
+  return evaluate(input, policy).decision;
+}
+
+describe('namedLocations', () => {
+  it('rule examples stand in the locations the CLI computes for the fake home /home/dev', () => {
+    expect(namedLocations({ env: {}, platform: 'linux', home: HOME })).toEqual(EXAMPLE_LOCATIONS);
+  });
+
+  it('follows the variables that move the directories', () => {
+    const loc = namedLocations({
+      env: { BUCKLER_CONFIG_HOME: '/cfg', XDG_STATE_HOME: '/st', CLAUDE_CONFIG_DIR: '/cc' },
+      platform: 'linux',
+      home: HOME,
+    });
+    expect(loc.buckler_config).toEqual(['/cfg', '/cfg/**']);
+    expect(loc.buckler_state).toEqual(['/st/buckler', '/st/buckler/**']);
+    expect(loc.harness_settings).toContain('/cc/settings.json');
+    expect(loc.harness_credentials).toContain('/cc/.credentials.json');
+  });
+
+  it('the action context carries them for its home, unless the input gave its own', () => {
+    const ctx = actionContext({ policy_io_version: '1', trigger: 'pre_shell_exec', context: { home: HOME, cwd: PROJECT, project_roots: [PROJECT] } }, { env: {}, cwd: PROJECT, platform: 'linux' });
+    expect(ctx.locations).toEqual(EXAMPLE_LOCATIONS);
+    const given = actionContext({ policy_io_version: '1', trigger: 'pre_shell_exec', context: { home: HOME, locations: { x: ['/x'] } } }, { env: {}, cwd: PROJECT, platform: 'linux' });
+    expect(given.locations).toEqual({ x: ['/x'] });
+  });
+});
+
+describe('every installer\'s files are protected by agent-tamper', () => {
+  const envs: Array<[string, Record<string, string>]> = [
+    ['defaults', {}],
+    ['harness home variables', { CLAUDE_CONFIG_DIR: '/opt/claude', CODEX_HOME: '/opt/codex', GEMINI_CLI_HOME: '/opt/gemini', COPILOT_HOME: '/opt/copilot' }],
+  ];
+  const files = (env: Record<string, string>) =>
+    (Object.keys(INSTALLERS) as InstallableHarness[]).flatMap((name) =>
+      INSTALLERS[name].scopes.map((scope) => [name, scope, harnessConfigFile(name, scope, { env, platform: 'linux', home: HOME, project: PROJECT })] as const),
+    );
+
+  it('every installable harness lists its files', () => {
+    for (const name of Object.keys(INSTALLERS)) expect(HARNESS_FILES[name as InstallableHarness].settings.length, name).toBeGreaterThan(0);
+  });
+
+  it.each(envs)('(%s) a write, a delete and a file-tool write of each is denied; a read is allowed', (_what, env) => {
+    const ctx: PathContext = { env, platform: 'linux', home: HOME };
+    for (const [name, scope, file] of files(env)) {
+      const where = `${name} ${scope} ${file}`;
+      expect([where, decide(ctx, `echo '{}' > '${file}'`, null)]).toEqual([where, 'deny']);
+      expect([where, decide(ctx, `rm -f '${file}'`, null)]).toEqual([where, 'deny']);
+      expect([where, decide(ctx, null, { name: 'Write', path: file, access: 'write' })]).toEqual([where, 'deny']);
+      expect([where, decide(ctx, null, { name: 'Delete', path: file, access: 'delete' })]).toEqual([where, 'deny']);
+      expect([where, decide(ctx, `cat '${file}'`, null)]).toEqual([where, 'allow']);
+    }
+  });
+
+  it('so are Buckler\'s own files, wherever the variables put them', () => {
+    const env = { BUCKLER_CONFIG_HOME: '/c', BUCKLER_STATE_HOME: '/s', BUCKLER_DATA_HOME: '/d' };
+    const ctx: PathContext = { env, platform: 'linux', home: HOME };
+    const p = resolvePaths(ctx);
+    for (const file of [p.configFile, `${p.rulesDir}/x.yaml`, p.auditLog, `${p.cacheDir}/policy.json`, `${p.dataHome}/bundles/x.bundle`, `${p.current}/dist/buckler.cjs`, p.launcher]) {
+      expect([file, decide(ctx, `echo x > '${file}'`, null)]).toEqual([file, 'deny']);
+      expect([file, decide(ctx, null, { name: 'Edit', path: file, access: 'write' })]).toEqual([file, 'deny']);
+      expect([file, decide(ctx, `cat '${file}'`, null)]).toEqual([file, 'allow']);
+    }
+  });
+});
