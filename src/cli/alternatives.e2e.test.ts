@@ -37,6 +37,7 @@ const cases: Array<[string, string, string | null]> = [
   ['for i in 1; do v=--force; git push $v; done', 'deny', FORCE],
   ['if true; then v=--force; git push $v; fi', 'deny', FORCE],
   ['f() { v=-f; git push $v; }; f', 'deny', FORCE],
+  ['f() { v=-f; }; f; git push $v', 'deny', FORCE],
   ['true && { v=-f; git push $v; }', 'deny', FORCE],
   ["true && { v='git push -f'; eval \"$v\"; }", 'deny', FORCE],
   ['if x; then v=-f; fi; git push $v', 'deny', FORCE],

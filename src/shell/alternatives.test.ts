@@ -12,6 +12,9 @@ describe('variable assigned in a conditional body', () => {
     ['for i in 1; do v=--force; git push $v; done', ['git push $v', 'git push --force']],
     ['if true; then v=--force; git push $v; fi', ['true', 'git push $v', 'git push --force']],
     ['f() { v=-f; git push $v; }; f', ['git push $v', 'git push -f', 'f']],
+    // A function's assignments are global once it is called.
+    ['f() { v=-f; }; f; git push $v', ['f', 'git push $v', 'git push -f']],
+    ['f() { v=-f; }; g() { git push $v; }; f; g', ['git push $v', 'git push -f', 'f', 'g']],
     ['true && { v=-f; git push $v; }', ['true', 'git push $v', 'git push -f']],
     ['while x; do v=-f; git push $v; done', ['x', 'git push $v', 'git push -f']],
     ['case a in a) v=-f; git push $v;; esac', ['git push $v', 'git push -f']],

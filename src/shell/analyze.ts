@@ -214,6 +214,8 @@ export class Analyzer {
       const fv = ctx.vars.child();
       fv.setPositional(null);
       this.command(c.body, mkCtx(ctx.via, ctx.depth, fv, true, ctx.stdin));
+      // `f() { v=-f; }; f; git push $v`: what the body assigns may hold after a call.
+      ctx.vars.absorbMaybe(fv);
       return;
     }
     if (c.type === 'simple') {

@@ -77,16 +77,26 @@ export class Vars {
    * variable is unknown, with the earlier value (or its alternatives) and the new one as the
    * literal values it may have (at most MAX_ALTERNATIVES).
    */
-  setMaybe(name: string, value: string | null): void {
+  setMaybe(name: string, value: string | null, more: readonly string[] = []): void {
     const before = this.get(name);
     const alts: string[] = [];
     const add = (v: string): void => {
       if (alts.length < MAX_ALTERNATIVES && !alts.includes(v)) alts.push(v);
     };
     if (value !== null) add(value);
+    for (const v of more) add(v);
     if (typeof before === 'string') add(before);
     else if (before === null) for (const v of this.alternatives(name) ?? []) add(v);
     this.set(name, null, alts);
+  }
+
+  /**
+   * A function body's assignments (walked in `body`, a child of this scope) are global in bash
+   * once the function is called, which may or may not happen: each is an alternative here.
+   */
+  absorbMaybe(body: Vars): void {
+    if (body.own === null) return;
+    for (const [name, v] of body.own) this.setMaybe(name, v, v === null ? (body.ownAlts?.get(name) ?? []) : []);
   }
 
   child(): Vars {
