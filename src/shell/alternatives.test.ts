@@ -51,6 +51,12 @@ describe('run-time word with a literal default', () => {
     ['git "${x:-push -f}"', ['git ⟨${x:-push -f}⟩', 'git ⟨push -f⟩']],
     ['git push --${x:-force}', ['git push --${x:-force}', 'git push --force']],
     ['${EDITOR:-vi} x', ['?${EDITOR:-vi} x', 'vi x']],
+    // A variable assigned on the line: its value, or the default when bash uses it.
+    ['x=origin; git push ${x:-+main}', ['git push ${x:-+main}', 'git push origin']],
+    ['x=-f; git push ${x:-origin}', ['git push ${x:-origin}', 'git push -f']],
+    ["x=''; git push ${x:--f}", ['git push ${x:--f}', 'git push -f']],
+    ["x=''; git push ${x--f}", ['git push ${x--f}', 'git push']],
+    ['true && x=-f; git push ${x:-origin}', ['true', 'git push ${x:-origin}', 'git push origin', 'git push -f']],
     // A default that is itself run-time: no literal alternative.
     ['git push ${x:-$y}', ['git push ${x:-$y}']],
     ['git push ${x:+-f}', ['git push ${x:+-f}']],

@@ -321,7 +321,7 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
 }
 
 /** `${NAME:-word}`, `${NAME-word}`, `${NAME:=word}`, `${NAME=word}` → the default's source text. */
-const DEFAULT_PARAM = /^\$\{(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?::?[-=])([\s\S]*)\}$/;
+const DEFAULT_PARAM = /^\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(:?)[-=]([\s\S]*)\}$/;
 
 /**
  * The literal values a run-time part may take: a variable's alternatives (Vars.setMaybe), or the
@@ -332,9 +332,15 @@ function partOptions(p: DynPart, vars: Vars | null): readonly string[] | undefin
   if (p.name !== undefined) return vars?.alternatives(p.name);
   if (p.src.charCodeAt(1) !== 123 /* { */) return undefined;
   const m = DEFAULT_PARAM.exec(p.src);
-  if (m?.[1] === undefined) return undefined;
-  const v = unquoteLiteral(m[1], p.quoted);
-  return v === null ? undefined : v;
+  if (m?.[1] === undefined || m[3] === undefined) return undefined;
+  // A variable assigned on the line: its value, or the default when bash would use it.
+  const set = /^[A-Za-z_]/.test(m[1]) ? vars?.get(m[1]) : undefined;
+  if (typeof set === 'string' && (set !== '' || m[2] === '')) return [set];
+  const d = unquoteLiteral(m[3], p.quoted);
+  if (typeof set === 'string') return d ?? undefined;
+  const others = set === null ? (vars?.alternatives(m[1]) ?? []) : [];
+  if (d === null) return others.length > 0 ? others : undefined;
+  return others.length > 0 ? [...d, ...others] : d;
 }
 
 /**
