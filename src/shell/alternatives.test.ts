@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeCommandLine } from './index.ts';
+import { errorCode } from './show.testing.ts';
 import { show } from './show.testing.ts';
 
 describe('variable assigned in a conditional body', () => {
@@ -89,5 +90,10 @@ describe('bounds', () => {
       'git $a $b 8',
       'git $a $b 9',
     ]);
+  });
+
+  it('a long command with alternatives in every word fails closed on the work budget, fast', () => {
+    const words = Array.from({ length: 5_000 }, () => '$v').join(' ');
+    expect(errorCode(`for v in a b; do :; done; git push ${words}`)).toBe('too_complex');
   });
 });

@@ -312,7 +312,10 @@ export class Analyzer {
     // Words with literal alternatives: the command once more per combination of them.
     for (let i = 0; i < args.length; i++) {
       if ((args[i] as ArgWord).alts !== undefined) {
-        for (const alt of alternativeArgvs(args)) this.unwrap(alt, ctx.via, stdin, run);
+        // Built one at a time and charged first: a long command cannot multiply before the budget answers.
+        for (const alt of alternativeArgvs(args, () => this.work.charge(COMMAND_COST + args.length, 'the commands found', 0))) {
+          this.unwrap(alt, ctx.via, stdin, run);
+        }
         break;
       }
     }
@@ -776,7 +779,7 @@ export const MAX_COMBINATIONS = 16;
  * combination when there are at most MAX_COMBINATIONS, else each word's alternatives with the
  * other words as written (every alternative still judged once).
  */
-function alternativeArgvs(args: readonly ArgWord[]): ArgWord[][] {
+function* alternativeArgvs(args: readonly ArgWord[], charge: () => void): Generator<ArgWord[]> {
   const at: number[] = [];
   let product = 1;
   for (let i = 0; i < args.length; i++) {
@@ -786,6 +789,7 @@ function alternativeArgvs(args: readonly ArgWord[]): ArgWord[][] {
     product *= a.length;
   }
   const build = (pick: ReadonlyMap<number, ArgWord[]>): ArgWord[] => {
+    charge();
     const out: ArgWord[] = [];
     for (let i = 0; i < args.length; i++) {
       const p = pick.get(i);
@@ -794,10 +798,9 @@ function alternativeArgvs(args: readonly ArgWord[]): ArgWord[][] {
     }
     return out;
   };
-  const result: ArgWord[][] = [];
   if (product > MAX_COMBINATIONS) {
-    for (const i of at) for (const alt of args[i]?.alts ?? []) result.push(build(new Map([[i, alt]])));
-    return result;
+    for (const i of at) for (const alt of args[i]?.alts ?? []) yield build(new Map([[i, alt]]));
+    return;
   }
   let partial: Array<Map<number, ArgWord[]>> = [new Map()];
   for (const i of at) {
@@ -805,8 +808,7 @@ function alternativeArgvs(args: readonly ArgWord[]): ArgWord[][] {
     for (const m of partial) for (const alt of args[i]?.alts ?? []) next.push(new Map(m).set(i, alt));
     partial = next;
   }
-  for (const m of partial) result.push(build(m));
-  return result;
+  for (const m of partial) yield build(m);
 }
 
 const sameVia = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
