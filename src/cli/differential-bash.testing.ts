@@ -398,8 +398,6 @@ const inside = (first: readonly string[], then: readonly string[]) => (features:
   const i = features.findIndex((f) => first.includes(f));
   return i >= 0 && features.slice(i + 1).some((f) => then.includes(f));
 };
-/** Compound commands whose body bash may or may not run, as far as the analysis knows. */
-const BODIES = ['text:if', 'text:for', 'text:while', 'text:case', 'text:function', 'text:and-or', 'text:background'];
 
 /**
  * Miss classes expected on today's main. A miss is put in the first class that matches; a miss in
@@ -413,18 +411,6 @@ export const MISS_CLASSES: MissClass[] = [
     example: "echo 'git push -f' | sh $X",
     // `xargs watch -n1 'echo … | sh'`: watch joins the words and xargs' run-time arguments into `… | sh ARGS`.
     matches: inside(['text:pipe-sh'], ['wrap:xargs', 'wrap:xargs-stdin', 'wrap:find-exec-plus']),
-  },
-  {
-    name: 'dynamic word with a literal default',
-    fixedBy: null,
-    example: 'gh pr close ${u_nset:--d} 42',
-    matches: has('spell:param-default'),
-  },
-  {
-    name: 'variable assigned in a conditional body',
-    fixedBy: null,
-    example: 'for i in 1; do v=--force; git push $v; done',
-    matches: inside(['spell:var-earlier'], BODIES),
   },
 ];
 

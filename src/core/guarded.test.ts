@@ -107,4 +107,13 @@ describe('lineWords / guardedMatch', () => {
     expect(guardedMatch(GUARDED, new Set(['repo', 'delete', 'commit']))).toEqual({ pack: 'g', words: ['commit'] });
     expect(guardedMatch([{ pack: 'p', words: [['a.b*']] }], new Set(['axb']))).toBeNull();
   });
+
+  it('a guarded long option also matches an abbreviation of it (git accepts `--har` for `--hard`)', () => {
+    const list = [{ pack: 'g', words: [['reset', '--hard']] }];
+    expect(guardedMatch(list, new Set(['reset', '--har']))).not.toBeNull();
+    expect(guardedMatch(list, new Set(['reset', '--ha=x']))).not.toBeNull();
+    expect(guardedMatch(list, new Set(['reset', '--']))).toBeNull();
+    expect(guardedMatch(list, new Set(['reset', '--soft']))).toBeNull();
+    expect(guardedMatch(list, new Set(['reset', '-h']))).toBeNull();
+  });
 });

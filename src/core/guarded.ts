@@ -72,7 +72,7 @@ export interface GuardedMatch {
 /** The first entry (load order) whose words all appear among `words`; null when none. */
 export function guardedMatch(list: readonly GuardedWords[], words: ReadonlySet<string>): GuardedMatch | null {
   for (const e of entries(list)) {
-    if (!e.exact.every((w) => words.has(w))) continue;
+    if (!e.exact.every((w) => hasWord(words, w))) continue;
     const found: string[] = [];
     for (const re of e.patterns) {
       const w = firstMatch(re, words);
@@ -84,6 +84,20 @@ export function guardedMatch(list: readonly GuardedWords[], words: ReadonlySet<s
     return { pack: e.pack, words: e.words.map((w) => (w.includes('*') ? (found[k++] as string) : w)) };
   }
   return null;
+}
+
+/**
+ * Whether the line has `w`; a guarded long option (`--hard`) also counts when the line has an
+ * abbreviation of it (`--har`, `--ha=x`), which programs such as git accept.
+ */
+function hasWord(words: ReadonlySet<string>, w: string): boolean {
+  if (words.has(w)) return true;
+  if (!w.startsWith('--') || w.length < 4) return false;
+  for (const x of words) {
+    const name = x.includes('=') ? x.slice(0, x.indexOf('=')) : x;
+    if (name.length >= 3 && name.startsWith('--') && w.startsWith(name)) return true;
+  }
+  return false;
 }
 
 function firstMatch(re: RegExp, words: ReadonlySet<string>): string | undefined {

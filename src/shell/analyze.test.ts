@@ -108,7 +108,7 @@ table('exported and copied variables', [
   ["X='git push -f'; bash -c '$X'", ['[bash -c] git push -f']],
   // Look-alikes: an assignment for one command only, or not unconditional.
   ["X='git push -f' true; bash -c '$X'", ['true', '[bash -c] ?$X ⟪runtime⟫']],
-  ["true && X='git push -f'; bash -c '$X'", ['true', '[bash -c] ?$X ⟪runtime⟫']],
+  ["true && X='git push -f'; bash -c '$X'", ['true', '[bash -c] ?$X ⟪runtime⟫', '[bash -c] git push -f']],
   ["X='git push -f'; echo \"$X\" > notes.txt", ['echo ⟨git push -f⟩']],
   ['A=$(cmd); B=$A; git $B', ['[$(…)] cmd', 'git $B']],
   ['A=$(cmd); B=$A; $B', ['[$(…)] cmd', '?$B ⟪runtime⟫']],

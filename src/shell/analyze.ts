@@ -10,7 +10,7 @@ import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { Parser } from './parser.ts';
 import { type PathWord, type RedirFile, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
-import { type ArgWord, Vars, assignValue, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
+import { type ArgWord, MAX_ALTERNATIVES, Vars, assignValue, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
 import { COMMAND_COST, PARSE_COST, type ShellWork, WORD_COST, WorkBudget } from './work.ts';
 import { xargsCommands, xargsItems } from './xargs-input.ts';
 
@@ -214,6 +214,8 @@ export class Analyzer {
       const fv = ctx.vars.child();
       fv.setPositional(null);
       this.command(c.body, mkCtx(ctx.via, ctx.depth, fv, true, ctx.stdin));
+      // `f() { v=-f; }; f; git push $v`: what the body assigns may hold after a call.
+      ctx.vars.absorbMaybe(fv);
       return;
     }
     if (c.type === 'simple') {
@@ -231,7 +233,14 @@ export class Analyzer {
     else if (c.kind === 'group') inner = mkCtx(ctx.via, ctx.depth, ctx.vars, ctx.cond, stdin);
     else inner = mkCtx(ctx.via, ctx.depth, ctx.vars, true, stdin);
     if (c.name !== undefined) {
-      ctx.vars.set(c.name, null);
+      // `for v in a b`: in the body (and after it) v is one of the literal words, when they are.
+      let alts: string[] | undefined;
+      if (c.kind === 'for' && c.words.length > 0 && c.words.length <= MAX_ALTERNATIVES) {
+        const ws: ArgWord[] = [];
+        for (const w of c.words) this.expand(w, ctx.vars, ws);
+        if (ws.length <= MAX_ALTERNATIVES && ws.every((w) => !w.dynamic && !w.glob)) alts = ws.map((w) => w.value);
+      }
+      ctx.vars.set(c.name, null, alts);
       this.assigned(c.name, null);
     }
     for (const b of c.bodies) this.script(b, inner);
@@ -279,8 +288,10 @@ export class Analyzer {
       for (const a of cmd.assigns) {
         // `B=$A` copies a known value: no field splitting in an assignment.
         const v = a.value === null || a.index !== null ? null : this.chargedAssign(a.value, ctx.vars);
-        const known = v !== null && !v.dynamic && !ctx.cond ? v.value : null;
-        ctx.vars.set(a.name, known);
+        const known = v !== null && !v.dynamic ? v.value : null;
+        // In a body that may not run, the value is one of the earlier and the new (Vars.setMaybe).
+        if (ctx.cond) ctx.vars.setMaybe(a.name, known);
+        else ctx.vars.set(a.name, known);
       }
       return;
     }
@@ -302,7 +313,18 @@ export class Analyzer {
       if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value.slice(0, eq))) this.assigned(w.value.slice(0, eq), w.dynamic ? null : w.value.slice(eq + 1));
     }
     const mark = this.out.length;
-    this.unwrap(args, ctx.via, this.stdinOf(cmd.redirs, ctx), run);
+    const stdin = this.stdinOf(cmd.redirs, ctx);
+    this.unwrap(args, ctx.via, stdin, run);
+    // Words with literal alternatives: the command once more per combination of them.
+    for (let i = 0; i < args.length; i++) {
+      if ((args[i] as ArgWord).alts !== undefined) {
+        // Built one at a time and charged first: a long command cannot multiply before the budget answers.
+        for (const alt of alternativeArgvs(args, () => this.work.charge(COMMAND_COST + args.length, 'the commands found', 0))) {
+          this.unwrap(alt, ctx.via, stdin, run);
+        }
+        break;
+      }
+    }
     // Every command reported here runs in the directory the line's `cd`s left (nested scripts
     // set their own first); the redirections belong to the first (the command itself).
     for (let i = mark; i < this.out.length; i++) withCwd(this.out[i] as ShellCommand, ctx.vars);
@@ -336,8 +358,9 @@ export class Analyzer {
         const w = this.chargedAssign(word, ctx.vars);
         const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=)([\s\S]*)$/.exec(w.value);
         if (m?.[1] === undefined) continue;
-        const known = !w.dynamic && !ctx.cond && m[2] === '=' && !(m[3] ?? '').startsWith('(') && !hasBrace(word);
-        ctx.vars.set(m[1], known ? (m[3] ?? '') : null);
+        const known = !w.dynamic && m[2] === '=' && !(m[3] ?? '').startsWith('(') && !hasBrace(word);
+        if (ctx.cond) ctx.vars.setMaybe(m[1], known ? (m[3] ?? '') : null);
+        else ctx.vars.set(m[1], known ? (m[3] ?? '') : null);
       }
     } else if (prog === 'shift' || prog === 'set') {
       const pos = ctx.vars.positional();
@@ -779,6 +802,46 @@ export class Analyzer {
 }
 
 const argValue = (a: ArgWord): string => a.value;
+
+/** Combinations of alternatives judged per command; more: each word's alternatives alone. */
+export const MAX_COMBINATIONS = 16;
+
+/**
+ * The argvs a command may have when its dynamic words take their literal alternatives: every
+ * combination when there are at most MAX_COMBINATIONS, else each word's alternatives with the
+ * other words as written (every alternative still judged once).
+ */
+function* alternativeArgvs(args: readonly ArgWord[], charge: () => void): Generator<ArgWord[]> {
+  const at: number[] = [];
+  let product = 1;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]?.alts;
+    if (a === undefined) continue;
+    at.push(i);
+    product *= a.length;
+  }
+  const build = (pick: ReadonlyMap<number, ArgWord[]>): ArgWord[] => {
+    charge();
+    const out: ArgWord[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const p = pick.get(i);
+      if (p !== undefined) out.push(...p);
+      else out.push(args[i] as ArgWord);
+    }
+    return out;
+  };
+  if (product > MAX_COMBINATIONS) {
+    for (const i of at) for (const alt of args[i]?.alts ?? []) yield build(new Map([[i, alt]]));
+    return;
+  }
+  let partial: Array<Map<number, ArgWord[]>> = [new Map()];
+  for (const i of at) {
+    const next: Array<Map<number, ArgWord[]>> = [];
+    for (const m of partial) for (const alt of args[i]?.alts ?? []) next.push(new Map(m).set(i, alt));
+    partial = next;
+  }
+  for (const m of partial) yield build(m);
+}
 
 const sameVia = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 

@@ -239,8 +239,9 @@ const expansions: Case[] = [
   ['echo "${x:-$(git push)}"', ['[$(…)] git push', 'echo ⟨${x:-$(git push)}⟩']],
   ['echo ${x:-`git push`}', ['[`…`] git push', 'echo ⟨${x:-`git push`}⟩']],
   ['echo ${x:$(git push):1}', ['[$(…)] git push', 'echo ⟨${x:$(git push):1}⟩']],
-  ["echo ${x:-'}'}", ["echo ${x:-'}'}"]],
-  ['echo ${x:-{a}}', ['echo ${x:-{a}}']],
+  // The literal default is judged too (word-value.ts: alternatives).
+  ["echo ${x:-'}'}", ["echo ${x:-'}'}", 'echo }']],
+  ['echo ${x:-{a}}', ['echo ${x:-{a}}', 'echo {a}']],
   ['echo ${ git push; }', ['[${ …; }] git push', 'echo ⟨${ git push; }⟩']],
   ['echo "${ git push;}"', ['[${ …; }] git push', 'echo ⟨${ git push;}⟩']],
   ['echo ${| git push; }', ['[${ …; }] git push', 'echo ⟨${| git push; }⟩']],

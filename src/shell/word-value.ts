@@ -22,7 +22,15 @@ export interface ArgWord {
   procSub?: Script;
   /** The word is exactly one quoted `"$(…)"`: the commands whose output (less trailing newlines) it is. */
   cmdSub?: Script;
+  /**
+   * Literal values the word may also take at run time (a variable assigned in a conditional
+   * body, `${x:-default}`): each the argv words it becomes. Set only when there are some.
+   */
+  alts?: ArgWord[][];
 }
+
+/** Literal alternatives kept per variable and per word (more are dropped: the word stays dynamic). */
+export const MAX_ALTERNATIVES = 4;
 
 /**
  * Variables assigned earlier on the same line: a literal value, or null when assigned something
@@ -32,6 +40,8 @@ export interface ArgWord {
  */
 export class Vars {
   private own: Map<string, string | null> | null = null;
+  /** Literal values a variable unknown here may have (assigned in a conditional body). */
+  private ownAlts: Map<string, readonly string[]> | null = null;
   /** `$0 $1 …` (an entry null: unknown); null: unknown (the line's own shell); undefined: the parent's. */
   private pos: ReadonlyArray<string | null> | null | undefined;
   constructor(
@@ -50,8 +60,45 @@ export class Vars {
     return undefined;
   }
 
-  set(name: string, value: string | null): void {
+  set(name: string, value: string | null, alts?: readonly string[]): void {
     (this.own ??= new Map()).set(name, value);
+    if (alts !== undefined && alts.length > 0 && value === null) (this.ownAlts ??= new Map()).set(name, alts);
+    else this.ownAlts?.delete(name);
+  }
+
+  /** Literal values an unknown variable may have at run time (none: undefined). */
+  alternatives(name: string): readonly string[] | undefined {
+    for (let s: Vars | null = this; s !== null; s = s.parent) {
+      if (s.own?.has(name) === true) return s.ownAlts?.get(name);
+    }
+    return undefined;
+  }
+
+  /**
+   * An assignment that may or may not run (in a branch, loop or function body): afterwards the
+   * variable is unknown, with the earlier value (or its alternatives) and the new one as the
+   * literal values it may have (at most MAX_ALTERNATIVES).
+   */
+  setMaybe(name: string, value: string | null, more: readonly string[] = []): void {
+    const before = this.get(name);
+    const alts: string[] = [];
+    const add = (v: string): void => {
+      if (alts.length < MAX_ALTERNATIVES && !alts.includes(v)) alts.push(v);
+    };
+    if (value !== null) add(value);
+    for (const v of more) add(v);
+    if (typeof before === 'string') add(before);
+    else if (before === null) for (const v of this.alternatives(name) ?? []) add(v);
+    this.set(name, null, alts);
+  }
+
+  /**
+   * A function body's assignments (walked in `body`, a child of this scope) are global in bash
+   * once the function is called, which may or may not happen: each is an alternative here.
+   */
+  absorbMaybe(body: Vars): void {
+    if (body.own === null) return;
+    for (const [name, v] of body.own) this.setMaybe(name, v, v === null ? (body.ownAlts?.get(name) ?? []) : []);
   }
 
   child(): Vars {
@@ -79,7 +126,7 @@ export class Vars {
     const out = new Vars(null, positional);
     for (let s: Vars | null = this; s !== null; s = s.parent) {
       if (s.own === null) continue;
-      for (const [name, v] of s.own) if (out.own?.has(name) !== true) out.set(name, v);
+      for (const [name, v] of s.own) if (out.own?.has(name) !== true) out.set(name, v, v === null ? s.ownAlts?.get(name) : undefined);
     }
     return out;
   }
@@ -270,9 +317,122 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
     dynamic = true;
   }
   if (copied > 0) checkValue(copied, start);
-  const w: ArgWord = { value, dynamic, glob: g === 2, start };
-  if (p0?.type === 'lit' && p0.quoted && p0.text.startsWith('~')) w.qtilde = true;
-  out.push(w);
+  const word: ArgWord = { value, dynamic, glob: g === 2, start };
+  if (p0?.type === 'lit' && p0.quoted && p0.text.startsWith('~')) word.qtilde = true;
+  if (dynamic) {
+    const alts = wordAlternatives(parts, vars, start, ifsChanged);
+    if (alts !== undefined) word.alts = alts;
+  }
+  out.push(word);
+}
+
+/** `${NAME:-word}`, `${NAME-word}`, `${NAME:=word}`, `${NAME=word}` → the default's source text. */
+const DEFAULT_PARAM = /^\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(:?)[-=]([\s\S]*)\}$/;
+
+/**
+ * The literal values a run-time part may take: a variable's alternatives (Vars.setMaybe), or the
+ * default of `${x:-word}` when `word` is plain literal text (quotes allowed, no expansion).
+ */
+function partOptions(p: DynPart, vars: Vars | null): readonly string[] | undefined {
+  if (p.kind !== 'param') return undefined;
+  if (p.name !== undefined) return vars?.alternatives(p.name);
+  if (p.src.charCodeAt(1) !== 123 /* { */) return undefined;
+  const m = DEFAULT_PARAM.exec(p.src);
+  if (m?.[1] === undefined || m[3] === undefined) return undefined;
+  // A variable assigned on the line: its value, or the default when bash would use it.
+  const set = /^[A-Za-z_]/.test(m[1]) ? vars?.get(m[1]) : undefined;
+  if (typeof set === 'string' && (set !== '' || m[2] === '')) return [set];
+  const d = unquoteLiteral(m[3], p.quoted);
+  if (typeof set === 'string') return d ?? undefined;
+  const others = set === null ? (vars?.alternatives(m[1]) ?? []) : [];
+  if (d === null) return others.length > 0 ? others : undefined;
+  return others.length > 0 ? [...d, ...others] : d;
+}
+
+/**
+ * A default word's value(s) when it is literal: quotes removed (inside double quotes, single
+ * quotes may also stay: both values). Null when it holds an expansion.
+ */
+function unquoteLiteral(src: string, inDouble: boolean): string[] | null {
+  let out = '';
+  for (let i = 0; i < src.length; i++) {
+    const c = src.charAt(i);
+    if (c === '$' || c === '`') return null;
+    if (c === '\\') {
+      out += src.charAt(++i);
+    } else if (c === "'") {
+      const j = src.indexOf("'", i + 1);
+      if (j < 0) return null;
+      out += src.slice(i + 1, j);
+      i = j;
+    } else if (c === '"') {
+      const j = src.indexOf('"', i + 1);
+      if (j < 0) return null;
+      const inner = src.slice(i + 1, j);
+      if (/[$`\\]/.test(inner)) return null;
+      out += inner;
+      i = j;
+    } else out += c;
+  }
+  return inDouble && src !== out ? [out, src] : [out];
+}
+
+/**
+ * The words a dynamic word becomes for each combination of its parts' literal alternatives (at
+ * most MAX_ALTERNATIVES); undefined when no part has any. A lone unquoted expansion splits on
+ * blanks, as bash would.
+ */
+function wordAlternatives(parts: Part[], vars: Vars | null, start: number, ifsChanged: boolean): ArgWord[][] | undefined {
+  let options: Array<readonly string[] | undefined> | undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i] as Part;
+    if (p.type !== 'dyn') continue;
+    const o = partOptions(p, vars);
+    if (o === undefined || o.length === 0) continue;
+    (options ??= new Array<readonly string[] | undefined>(parts.length))[i] = o;
+  }
+  if (options === undefined) return undefined;
+  const split = parts.length === 1 && parts[0]?.type === 'dyn' && !parts[0].quoted && !ifsChanged;
+  const result: ArgWord[][] = [];
+  const choice = new Array<number>(parts.length).fill(0);
+  for (;;) {
+    let value = '';
+    let dynamic = false;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i] as Part;
+      const o = options[i];
+      if (p.type === 'lit') value += p.text;
+      else if (o !== undefined) value += o[choice[i] as number] ?? '';
+      else {
+        const known = p.quoted || !ifsChanged ? knownParam(p, vars) : undefined;
+        if (typeof known === 'string') value += known;
+        else {
+          value += p.src;
+          dynamic = true;
+        }
+      }
+    }
+    checkValue(value.length, start);
+    if (split) {
+      const ws: ArgWord[] = [];
+      for (const s of value.split(/[ \t\n]+/)) if (s !== '') ws.push({ value: s, dynamic: false, glob: hasGlob(s), start });
+      result.push(ws);
+    } else result.push([{ value, dynamic, glob: false, start }]);
+    if (result.length >= MAX_ALTERNATIVES) break;
+    // Next combination (odometer over the parts with options).
+    let i = parts.length - 1;
+    for (; i >= 0; i--) {
+      const o = options[i];
+      if (o === undefined) continue;
+      if ((choice[i] as number) + 1 < o.length) {
+        choice[i] = (choice[i] as number) + 1;
+        break;
+      }
+      choice[i] = 0;
+    }
+    if (i < 0) break;
+  }
+  return result;
 }
 
 /** `"$@"` is parsed with empty quoted text around the expansion: the expansion alone, if so. */
