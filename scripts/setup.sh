@@ -143,10 +143,15 @@ bk_resolve_paths() {
   BK_COPILOT_HOME=${COPILOT_HOME:-}
   [[ -n $BK_COPILOT_HOME ]] || bk_join BK_COPILOT_HOME "$BK_HOME" .copilot
   bk_join BK_COPILOT_USER "$BK_COPILOT_HOME" settings.json
+  bk_join BK_DROID_HOME "$BK_HOME" .factory
+  bk_join BK_DROID_USER "$BK_DROID_HOME" settings.json
+  BK_QWEN_HOME=${QWEN_HOME:-}
+  [[ -n $BK_QWEN_HOME ]] || bk_join BK_QWEN_HOME "$BK_HOME" .qwen
+  bk_join BK_QWEN_USER "$BK_QWEN_HOME" settings.json
 }
 
 # Every harness setup.sh can wire, in the order it wires them.
-BK_HARNESSES=(cursor claude-code codex gemini-cli copilot-cli)
+BK_HARNESSES=(cursor claude-code codex gemini-cli copilot-cli factory-droid qwen-code)
 
 # ------------------------------------------------------------------------------------------
 # Messages and small helpers
@@ -194,6 +199,8 @@ bk_harness_home() {
     codex) printf '%s' "$BK_CODEX_HOME" ;;
     gemini-cli) printf '%s' "$BK_GEMINI_HOME" ;;
     copilot-cli) printf '%s' "$BK_COPILOT_HOME" ;;
+    factory-droid) printf '%s' "$BK_DROID_HOME" ;;
+    qwen-code) printf '%s' "$BK_QWEN_HOME" ;;
   esac
 }
 bk_harness_user_file() {
@@ -203,6 +210,8 @@ bk_harness_user_file() {
     codex) printf '%s' "$BK_CODEX_USER" ;;
     gemini-cli) printf '%s' "$BK_GEMINI_USER" ;;
     copilot-cli) printf '%s' "$BK_COPILOT_USER" ;;
+    factory-droid) printf '%s' "$BK_DROID_USER" ;;
+    qwen-code) printf '%s' "$BK_QWEN_USER" ;;
   esac
 }
 
@@ -249,7 +258,8 @@ cmd_paths() {
       'bin dir' "$BK_BIN_DIR" 'launcher' "$BK_LAUNCHER" \
       'cursor (user)' "$BK_CURSOR_USER" 'claude-code (user)' "$BK_CLAUDE_USER" \
       'codex (user)' "$BK_CODEX_USER" 'gemini-cli (user)' "$BK_GEMINI_USER" \
-      'copilot-cli (user)' "$BK_COPILOT_USER"
+      'copilot-cli (user)' "$BK_COPILOT_USER" 'factory-droid (user)' "$BK_DROID_USER" \
+      'qwen-code (user)' "$BK_QWEN_USER"
   fi
 }
 
@@ -671,7 +681,7 @@ bk_wire_hooks() {
 
 bk_check_harness_name() {
   case $1 in
-    cursor | claude-code | codex | gemini-cli | copilot-cli) ;;
+    cursor | claude-code | codex | gemini-cli | copilot-cli | factory-droid | qwen-code) ;;
     *) bk_die "--harness $1: expected ${BK_HARNESSES[*]} or all" ;;
   esac
 }
@@ -796,7 +806,7 @@ cmd_install() {
   if ((${#wire[@]})); then
     bk_wire_hooks "${wire[@]}" || status=1
   elif [[ $mode == install && $no_hooks == 0 ]]; then
-    bk_say "no harness found (~/.cursor, ~/.claude, ~/.codex, ~/.gemini, ~/.copilot); wire one later with: setup.sh update --harness NAME (${BK_HARNESSES[*]})"
+    bk_say "no harness found (~/.cursor, ~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.factory, ~/.qwen); wire one later with: setup.sh update --harness NAME (${BK_HARNESSES[*]})"
   fi
   bk_path_hint
   return "$status"
@@ -876,12 +886,15 @@ cmd_uninstall() {
       failed=1
       continue
     fi
-    # The file recorded at install time wins over today's CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME.
+    # The file recorded at install time wins over today's CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME
+    # and QWEN_HOME (Factory Droid reads its folder from HOME only).
     if (case $h in
       claude-code) export CLAUDE_CONFIG_DIR="${file%/*}" ;;
       codex) export CODEX_HOME="${file%/*}" ;;
       gemini-cli) f=${file%/*}; export GEMINI_CLI_HOME="${f%/*}" ;;
       copilot-cli) export COPILOT_HOME="${file%/*}" ;;
+      factory-droid) f=${file%/*}; export HOME="${f%/*}" ;;
+      qwen-code) export QWEN_HOME="${file%/*}" ;;
     esac
       "$NODE" "$bundle" hooks strip --harness "$h" --scope user >"$BK_TMP/hooks.out" 2>&1); then
       bk_say "removed Buckler's $h hooks from $file"

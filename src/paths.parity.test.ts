@@ -59,6 +59,7 @@ const VARS = [
   'CODEX_HOME',
   'GEMINI_CLI_HOME',
   'COPILOT_HOME',
+  'QWEN_HOME',
 ];
 
 interface Case {

@@ -63,6 +63,11 @@ describe('harness locations', () => {
     ['claude-code', 'user', { CLAUDE_CONFIG_DIR: '/cc/' }, '/cc/settings.json'],
     ['claude-code', 'project', {}, '/p/.claude/settings.json'],
     ['claude-code', 'local', {}, '/p/.claude/settings.local.json'],
+    ['factory-droid', 'user', {}, `${H}/.factory/settings.json`],
+    ['factory-droid', 'project', {}, '/p/.factory/settings.json'],
+    ['qwen-code', 'user', {}, `${H}/.qwen/settings.json`],
+    ['qwen-code', 'project', {}, '/p/.qwen/settings.json'],
+    ['qwen-code', 'user', { QWEN_HOME: '/q' }, '/q/settings.json'],
   ] as const)('%s %s %j → %s', (harness, scope, env, want) => {
     expect(harnessConfigFile(harness, scope, ctx(env))).toBe(want);
   });

@@ -20,6 +20,8 @@ export const HARNESS_SCOPES = {
   codex: ['user', 'project'],
   'gemini-cli': ['user', 'project'],
   'copilot-cli': ['user', 'project'],
+  'factory-droid': ['user', 'project'],
+  'qwen-code': ['user', 'project'],
 } as const;
 export type InstallableHarness = keyof typeof HARNESS_SCOPES;
 /** `managed`: the administrator's settings file, which project and user settings cannot switch off. */
@@ -187,6 +189,14 @@ export function harnessConfigFile(
       if (user) return j(harnessHomeDir('copilot-cli', ctx), 'settings.json');
       if (scope === 'project') return j(ctx.project, '.github', 'copilot', 'settings.json');
       break;
+    case 'factory-droid':
+      if (user) return j(harnessHomeDir('factory-droid', ctx), 'settings.json');
+      if (scope === 'project') return j(ctx.project, '.factory', 'settings.json');
+      break;
+    case 'qwen-code':
+      if (user) return j(harnessHomeDir('qwen-code', ctx), 'settings.json');
+      if (scope === 'project') return j(ctx.project, '.qwen', 'settings.json');
+      break;
   }
   throw new Error(`${harness} has no ${scope} scope`);
 }
@@ -216,6 +226,8 @@ export function harnessManagedFile(harness: InstallableHarness, ctx: Pick<PathCo
  * harness's own variable is taken as the harness takes it (any non-empty value):
  * CLAUDE_CONFIG_DIR (Claude Code), CODEX_HOME (Codex), GEMINI_CLI_HOME (Gemini CLI: it replaces
  * the home directory, so the folder is `$GEMINI_CLI_HOME/.gemini`), COPILOT_HOME (Copilot CLI).
+ * QWEN_HOME (Qwen Code 0.24.4: `Storage.getGlobalQwenDir()`, it replaces `~/.qwen`); Factory
+ * Droid (`~/.factory`) is read from the home directory only.
  */
 export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): string {
   const j = (base: string, ...parts: string[]): string => joinFor(ctx.platform, base, ...parts);
@@ -230,6 +242,10 @@ export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): s
       return j(set(ctx.env, 'GEMINI_CLI_HOME') ?? ctx.home, '.gemini');
     case 'copilot-cli':
       return set(ctx.env, 'COPILOT_HOME') ?? j(ctx.home, '.copilot');
+    case 'factory-droid':
+      return j(ctx.home, '.factory');
+    case 'qwen-code':
+      return set(ctx.env, 'QWEN_HOME') ?? j(ctx.home, '.qwen');
   }
 }
 

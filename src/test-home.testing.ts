@@ -21,6 +21,7 @@ export const HARNESS_VARIABLES: Readonly<Record<string, string>> = {
   // Gemini CLI's variable replaces the home directory itself (`$GEMINI_CLI_HOME/.gemini`).
   GEMINI_CLI_HOME: '.',
   COPILOT_HOME: '.copilot',
+  QWEN_HOME: '.qwen',
 };
 
 /** Variables that move system-wide files Buckler edits (paths.ts harnessManagedFile) into a root. */

@@ -16,6 +16,8 @@ export interface Client {
   version: string;
   /** The executable it installs in node_modules/.bin. */
   bin: string;
+  /** Where the executable is inside node_modules when the package declares no `bin`. */
+  binPath?: string;
 }
 
 export const CLIENTS = {
@@ -23,6 +25,10 @@ export const CLIENTS = {
   'gemini-cli': { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   'copilot-cli': { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
   'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
+  'qwen-code': { pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
+  // `@factory/cli@0.225.1` (the wrapper) has no linux-x64 build of its own version on the
+  // registry; its native package 0.225.2 is the Droid binary, and declares no `bin`.
+  'factory-droid': { pkg: '@factory/cli-linux-x64', version: '0.225.2', bin: 'droid', binPath: '@factory/cli-linux-x64/bin/droid' },
 } satisfies Record<string, Client>;
 
 export type ClientName = keyof typeof CLIENTS;
@@ -35,7 +41,7 @@ export function cacheDir(): string {
 export function ensureClient(name: ClientName): string {
   const c: Client = CLIENTS[name];
   const dir = path.join(cacheDir(), `${name}@${c.version}`);
-  const bin = path.join(dir, 'node_modules', '.bin', c.bin);
+  const bin = c.binPath === undefined ? path.join(dir, 'node_modules', '.bin', c.bin) : path.join(dir, 'node_modules', c.binPath);
   if (fs.existsSync(bin)) return bin;
   fs.mkdirSync(dir, { recursive: true });
   // A private prefix with its own (empty) package.json, so npm never walks up into the checkout.

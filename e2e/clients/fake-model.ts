@@ -34,8 +34,8 @@ export interface Dialect {
   resultsIn(body: unknown): number;
   /** The tool results in `body`, as text. */
   resultTexts(body: unknown): string[];
-  /** Writes the answer: the tool call, or a final text when `call` is null. */
-  respond(res: http.ServerResponse, call: ToolCall | null, turn: number): void;
+  /** Writes the answer: the tool call, or a final text when `call` is null (`body`: the request). */
+  respond(res: http.ServerResponse, call: ToolCall | null, turn: number, body: unknown): void;
 }
 
 const MAX_REQUESTS = 200;
@@ -61,7 +61,7 @@ export async function startFakeModel(dialect: Dialect, script: ToolCall[]): Prom
         return;
       }
       const n = dialect.resultsIn(body);
-      dialect.respond(res, n < script.length ? (script[n] as ToolCall) : null, n);
+      dialect.respond(res, n < script.length ? (script[n] as ToolCall) : null, n, body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -231,5 +231,41 @@ export const gemini: Dialect = {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(chunk));
     }
+  },
+};
+
+// ---- OpenAI Chat Completions API (Qwen Code's OpenAI-compatible provider) ----------------------
+
+type ChatMsg = { role?: string; content?: unknown };
+
+function chatMessages(body: unknown): ChatMsg[] {
+  const msgs = (body as { messages?: ChatMsg[] } | null)?.messages;
+  return Array.isArray(msgs) ? msgs : [];
+}
+
+export const openaiChat: Dialect = {
+  handles: (path) => path.endsWith('/chat/completions'),
+  resultsIn: (body) => chatMessages(body).filter((m) => m.role === 'tool').length,
+  resultTexts: (body) => chatMessages(body).filter((m) => m.role === 'tool').map((m) => outputText(m.content)),
+  respond(res, call, turn, body) {
+    const id = `chatcmpl_fake_${turn}`;
+    const toolCall =
+      call === null ? undefined : { index: 0, id: `call_fake_${turn}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } };
+    const finish = call === null ? 'stop' : 'tool_calls';
+    const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+    // Streaming when the request asks for it (the client's side questions may not).
+    if ((body as { stream?: unknown } | null)?.stream !== true) {
+      const message = call === null ? { role: 'assistant', content: 'Done.' } : { role: 'assistant', content: null, tool_calls: [toolCall] };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id, object: 'chat.completion', created: 0, model: 'fake', choices: [{ index: 0, message, finish_reason: finish }], usage }));
+      return;
+    }
+    const base = { id, object: 'chat.completion.chunk', created: 0, model: 'fake' };
+    const delta = call === null ? { role: 'assistant', content: 'Done.' } : { role: 'assistant', content: null, tool_calls: [toolCall] };
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
+    res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`);
+    res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
+    res.end('data: [DONE]\n\n');
   },
 };

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ClientName, ensureClient } from './clients.ts';
-import { type Dialect, type ToolCall, anthropic, gemini, openaiResponses } from './fake-model.ts';
+import { type Dialect, type ToolCall, anthropic, gemini, openaiChat, openaiResponses } from './fake-model.ts';
 import type { Sandbox } from './sandbox.ts';
 
 export interface HarnessRun {
@@ -122,6 +122,50 @@ export const COPILOT_CLI: HarnessRun = {
     COPILOT_MODEL: 'gpt-5.1',
     COPILOT_HOME: path.join(sb.home, '.copilot'),
   }),
+};
+
+export const QWEN_CODE: HarnessRun = {
+  client: 'qwen-code',
+  harness: 'qwen-code',
+  dialect: openaiChat,
+  shell: (command) => ({ name: 'run_shell_command', input: { command, is_background: false } }),
+  prepare(sb) {
+    const dir = path.join(sb.home, '.qwen');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify({ security: { auth: { selectedType: 'openai' } } }, null, 2)}\n`);
+  },
+  hooksFile: (sb) => path.join(sb.home, '.qwen', 'settings.json'),
+  // --yolo: no approval prompt in a headless run, so the decision is the hooks' alone.
+  argv: (bin) => [bin, ['-p', PROMPT, '--yolo']],
+  env: (_sb, url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'fake', OPENAI_MODEL: 'qwen-fake' }),
+  unsupported: {
+    // 0.24.4's scheduler takes PreToolUse additionalContext from firePreToolUseHook but only
+    // records that it was there (`hasAdditionalContext`); PostToolUse's does reach the model.
+    'a nudge reaches the model and the command still runs': 'Qwen Code 0.24.4 drops additionalContext from PreToolUse',
+  },
+};
+
+export const FACTORY_DROID: HarnessRun = {
+  client: 'factory-droid',
+  harness: 'factory-droid',
+  dialect: openaiChat,
+  shell: (command) => ({ name: 'Execute', input: { summary: 'scripted', command } }),
+  prepare(sb, url) {
+    const dir = path.join(sb.home, '.factory');
+    fs.mkdirSync(dir, { recursive: true });
+    // A bring-your-own-key model: no Factory login, no traffic but the model's.
+    const model = { model: 'fake', displayName: 'Fake', provider: 'generic-chat-completion-api', baseUrl: `${url}/v1`, apiKey: 'fake', maxOutputTokens: 1000 };
+    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify({ customModels: [model] }, null, 2)}\n`);
+  },
+  hooksFile: (sb) => path.join(sb.home, '.factory', 'settings.json'),
+  // --skip-permissions-unsafe: no approval step, so the decision is the hooks' alone.
+  argv: (bin) => [bin, ['exec', '-m', 'custom:Fake-0', '--skip-permissions-unsafe', PROMPT]],
+  env: () => ({}),
+  unsupported: {
+    // The binary adds PreToolUse additionalContext as an llm_only system message through the
+    // session UI's `updateAction`; in a `droid exec` run it never reached the model.
+    'a nudge reaches the model and the command still runs': 'droid exec 0.225.2 does not pass PreToolUse additionalContext to the model',
+  },
 };
 
 export { ensureClient };

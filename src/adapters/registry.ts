@@ -7,8 +7,10 @@ import { claudeCodeAdapter } from './claude-code/index.ts';
 import { codexAdapter } from './codex/index.ts';
 import { copilotCliAdapter } from './copilot-cli/index.ts';
 import { cursorAdapter } from './cursor/index.ts';
+import { factoryDroidAdapter } from './factory-droid/index.ts';
 import { geminiCliAdapter } from './gemini-cli/index.ts';
 import { eventNameFromText } from './payload.ts';
+import { qwenCodeAdapter } from './qwen-code/index.ts';
 
 export const ADAPTERS: Readonly<Record<string, Adapter>> = {
   cursor: cursorAdapter,
@@ -16,6 +18,8 @@ export const ADAPTERS: Readonly<Record<string, Adapter>> = {
   codex: codexAdapter,
   'gemini-cli': geminiCliAdapter,
   'copilot-cli': copilotCliAdapter,
+  'factory-droid': factoryDroidAdapter,
+  'qwen-code': qwenCodeAdapter,
 };
 
 /** Driver name used when neither `--driver` nor `BUCKLER_DRIVER` names one. */

@@ -233,3 +233,32 @@ describe('buckler doctor', () => {
     expect(d.problems.join('\n')).toMatch(/not loaded: .*mine\.yaml.*mine\/r/);
   });
 });
+
+describe.each([
+  { harness: 'factory-droid', dir: '.factory', bin: 'droid', version: '0.225.2', off: (v: Record<string, unknown>) => ((v.hooks as Record<string, unknown>).hooksDisabled = true), text: '"hooks.hooksDisabled": true: Factory Droid runs no hooks at all' },
+  { harness: 'qwen-code', dir: '.qwen', bin: 'qwen', version: '0.24.4', off: (v: Record<string, unknown>) => (v.disableAllHooks = true), text: '"disableAllHooks": true: Qwen Code runs no hooks at all' },
+])('buckler doctor for $harness', ({ harness, dir, bin, version, off, text }) => {
+  const file = (): string => path.join(home(), dir, 'settings.json');
+  beforeEach(() => {
+    fs.rmSync(path.join(home(), '.claude'), { recursive: true });
+    fs.mkdirSync(path.join(home(), dir));
+    fs.writeFileSync(path.join(t, 'bin', bin), `#!/bin/sh\necho "${version}"\n`, { mode: 0o755 });
+    const r = buckler(['hooks', 'merge', '--harness', harness]);
+    expect(r.status, r.stderr).toBe(0);
+  });
+
+  it('wired: its version, and a live self-test with its own event that is denied', () => {
+    const d = doctor();
+    expect(d.problems).toEqual([]);
+    const h = d.report.harnesses.find((x) => x.harness === harness);
+    expect(h?.version).toBe(version);
+    expect(h?.findings.map((f) => f.text).join('\n')).toMatch(/self-test .* denies as it should/);
+  });
+
+  it('reports the setting that switches every hook off', () => {
+    edit(file(), off);
+    const d = doctor();
+    expect(d.status).toBe(1);
+    expect(d.problems).toContain(`${file()}: ${text}, Buckler included`);
+  });
+});

@@ -131,13 +131,23 @@ export function selfTest(command: string, adapter: Adapter, cwd: string, env: Cl
   return { level: 'ok', text: `${name}: denies as it should` };
 }
 
+/** The value at a dotted key path (`hooks.hooksDisabled`), or undefined. */
+function settingAt(value: Record<string, unknown>, key: string): unknown {
+  let v: unknown = value;
+  for (const part of key.split('.')) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, part)) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
 function switchFindings(switches: readonly OffSwitch[], values: Map<Scope, Record<string, unknown>>, wiredIn: Set<Scope>, files: Scoped[]): Finding[] {
   const out: Finding[] = [];
   for (const sw of switches) {
     if (sw.unlessWiredIn?.some((s) => wiredIn.has(s))) continue;
     for (const scope of sw.scopes) {
       const v = values.get(scope);
-      if (v !== undefined && v[sw.key] === sw.value) {
+      if (v !== undefined && settingAt(v, sw.key) === sw.value) {
         const file = files.find((f) => f.scope === scope)?.file ?? scope;
         out.push({ level: 'problem', text: `${file}: "${sw.key}": ${JSON.stringify(sw.value)}: ${sw.effect}` });
       }

@@ -76,6 +76,30 @@ rules:
     action: deny
     user_message: "Blocked by policy FILE-021: .env files are protected."
     agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: protected-file-3
+    trigger: pre_shell_tool
+    match: { tool_name: Create }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: protected-file-4
+    trigger: pre_shell_tool
+    match: { tool_name: Edit }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: protected-file-5
+    trigger: pre_shell_tool
+    match: { tool_name: ApplyPatch }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: protected-file-6
+    trigger: pre_shell_tool
+    match: { tool_name: read_file }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
   - id: mcp-sql-gemini
     trigger: pre_shell_tool
     match: { tool_name: mcp_postgres_execute_sql }

@@ -403,6 +403,28 @@ describe.each([
     events: ['preToolUse', 'postToolUse', 'postToolUseFailure'],
     warning: null,
   },
+  {
+    harness: 'factory-droid',
+    dir: '.factory',
+    file: 'settings.json',
+    homeVar: null,
+    homeDir: (d: string) => d,
+    projectFile: ['.factory', 'settings.json'],
+    original: { model: 'custom:fake', hooks: { hooksDisabled: false, PostToolUse: [{ matcher: 'Edit|Create', hooks: [{ type: 'command', command: 'npx prettier --write', timeout: 30 }] }] } },
+    events: ['PreToolUse', 'PostToolUse'],
+    warning: 'trust the folder',
+  },
+  {
+    harness: 'qwen-code',
+    dir: '.qwen',
+    file: 'settings.json',
+    homeVar: 'QWEN_HOME',
+    homeDir: (d: string) => d,
+    projectFile: ['.qwen', 'settings.json'],
+    original: { security: { auth: { selectedType: 'openai' } }, hooks: { PreToolUse: [{ matcher: '^run_shell_command$', hooks: [{ type: 'command', command: './audit.sh' }] }] } },
+    events: ['PreToolUse', 'PostToolUse'],
+    warning: null,
+  },
 ])('buckler hooks --harness $harness on real files', ({ harness, dir, file, homeVar, homeDir, projectFile, original, events, warning }) => {
   const userFile = () => path.join(home, dir, file);
   const text = `${JSON.stringify(original, null, 2)}\n`;
@@ -439,11 +461,13 @@ describe.each([
     expect(fs.readFileSync(userFile(), 'utf8')).toBe('{"hooks": [');
   });
 
-  it(`honours ${homeVar} and the project scope`, () => {
-    const alt = path.join(home, 'alt');
-    fs.mkdirSync(alt);
-    expect(buckler(['merge', '--harness', harness], { env: { [homeVar]: alt } }).code).toBe(0);
-    expect(fs.existsSync(path.join(homeDir(alt), file))).toBe(true);
+  it(`honours ${homeVar ?? 'HOME'} and the project scope`, () => {
+    if (homeVar !== null) {
+      const alt = path.join(home, 'alt');
+      fs.mkdirSync(alt);
+      expect(buckler(['merge', '--harness', harness], { env: { [homeVar]: alt } }).code).toBe(0);
+      expect(fs.existsSync(path.join(homeDir(alt), file))).toBe(true);
+    }
     fs.mkdirSync(path.join(home, 'proj'));
     expect(buckler(['merge', '--harness', harness, '--scope', 'project', '--project', 'proj']).code).toBe(0);
     expect(fs.existsSync(path.join(home, 'proj', ...projectFile))).toBe(true);
@@ -492,7 +516,7 @@ describe('buckler hooks --harness all', () => {
 describe('usage errors exit 2', () => {
   it.each([
     [['merge', '--scope', 'local'], '--scope local: cursor has only user, project'],
-    [['merge', '--harness', 'vim'], '--harness vim: expected cursor, claude-code, codex, gemini-cli, copilot-cli or all'],
+    [['merge', '--harness', 'vim'], '--harness vim: expected cursor, claude-code, codex, gemini-cli, copilot-cli, factory-droid, qwen-code or all'],
     [['merge', '--frobnicate'], 'unknown option --frobnicate'],
     [[], 'say merge, strip or status'],
     [['merge', '--command'], '--command needs a value'],

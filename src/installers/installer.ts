@@ -45,11 +45,12 @@ export interface FoundHook {
 }
 
 /**
- * A harness setting that silently switches hooks off: a top-level key in one of its settings
- * files and the value that does it. `buckler doctor` reports each one it finds.
+ * A harness setting that silently switches hooks off: a key in one of its settings files and
+ * the value that does it. `buckler doctor` reports each one it finds.
  */
 export interface OffSwitch {
   scopes: readonly Scope[];
+  /** A top-level key, or a dotted path into nested objects (`hooks.hooksDisabled`). */
   key: string;
   value: string | number | boolean;
   /** What the setting does, for the person. */

@@ -83,6 +83,8 @@ const configs: Record<InstallableHarness, fc.Arbitrary<JsonObject>> = {
     ['run_shell_command', 'write_file|replace', '.*', ''],
     fc.record({ enabled: fc.boolean(), disabled: fc.array(fc.constantFrom('lint', 'fmt')) }, { requiredKeys: [] }),
   ),
+  'factory-droid': groupConfigs(['Execute', 'Edit|Create', 'ApplyPatch', '*', ''], fc.record({ hooksDisabled: fc.boolean() }, { requiredKeys: [] })),
+  'qwen-code': groupConfigs(['run_shell_command', '^Bash$', 'write_file|edit', '.*', '']),
 };
 
 const own = (entry: unknown): boolean =>

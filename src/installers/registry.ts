@@ -4,8 +4,10 @@ import { claudeCodeInstaller } from './claude-code/installer.ts';
 import { codexInstaller } from './codex/installer.ts';
 import { copilotCliInstaller } from './copilot-cli/installer.ts';
 import { cursorInstaller } from './cursor/installer.ts';
+import { factoryDroidInstaller } from './factory-droid/installer.ts';
 import { geminiCliInstaller } from './gemini-cli/installer.ts';
 import type { HarnessInstaller } from './installer.ts';
+import { qwenCodeInstaller } from './qwen-code/installer.ts';
 
 export const INSTALLERS: Readonly<Record<InstallableHarness, HarnessInstaller>> = {
   cursor: cursorInstaller,
@@ -13,6 +15,8 @@ export const INSTALLERS: Readonly<Record<InstallableHarness, HarnessInstaller>> 
   codex: codexInstaller,
   'gemini-cli': geminiCliInstaller,
   'copilot-cli': copilotCliInstaller,
+  'factory-droid': factoryDroidInstaller,
+  'qwen-code': qwenCodeInstaller,
 };
 
 export function installerFor(name: string): HarnessInstaller | undefined {

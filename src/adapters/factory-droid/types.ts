@@ -1,0 +1,70 @@
+/**
+ * Factory Droid's hook protocol, declared locally. From `@factory/cli@0.225.1` with
+ * `@factory/cli-linux-x64@0.225.2`, read 2026-12-01: the JS inside the Bun-compiled `bin/droid`,
+ * read by byte search (harness-protocols-v2.md §4; each fact there names a greppable string).
+ * See docs/adapters/factory-droid.md.
+ */
+
+/** The events 0.225 fires (`x(["PreToolUse","PostToolUse","Notification",…`). */
+export const DROID_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'Notification',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+  'PreCompact',
+  'SessionStart',
+  'SessionEnd',
+] as const;
+
+/** The shell tool (`e!=="Execute"||typeof i.command!=="string"`). */
+export const DROID_SHELL_TOOL = 'Execute';
+/** The patch tool: the paths it touches sit in the patch text's `*** … File:` headers. */
+export const DROID_PATCH_TOOL = 'ApplyPatch';
+/**
+ * The `tool_input` keys that may carry ApplyPatch's patch text, first found wins: 0.225.2 uses
+ * `input` ("ApplyPatch requires a non-empty patch body in the `input` field").
+ */
+export const DROID_PATCH_KEYS = ['input', 'patch', 'command'] as const;
+/** File tools and how they touch the file named by `file_path` (the tool schemas 0.225.2 offers the model). */
+export const DROID_FILE_TOOLS: ReadonlyMap<string, 'read' | 'write'> = new Map([
+  ['Create', 'write'],
+  ['Edit', 'write'],
+  ['MultiEdit', 'write'],
+  ['Read', 'read'],
+]);
+/** MCP tools are named `mcp__<server>__<tool>` as in Claude Code (not run here). */
+export const DROID_MCP_PREFIX = 'mcp__';
+
+/** PreToolUse stdin (`Io("PreToolUse",{session_id:b,transcript_path:R,cwd:_,permission_mode:`). */
+export interface DroidPreToolUseInput {
+  session_id: string;
+  transcript_path: string;
+  cwd: string;
+  permission_mode: string;
+  hook_event_name: 'PreToolUse';
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+}
+
+/** PostToolUse stdin: as PreToolUse plus `tool_response`. */
+export interface DroidPostToolUseInput extends Omit<DroidPreToolUseInput, 'hook_event_name'> {
+  hook_event_name: 'PostToolUse';
+  tool_response: unknown;
+}
+
+/**
+ * The reply keys Droid reads (stdout is parsed only when it starts with `{`). Buckler never
+ * sends `continue: false` (stops the session) or exits 3 (aborts the agent).
+ */
+export interface DroidReply {
+  systemMessage?: string;
+  hookSpecificOutput?: {
+    hookEventName: 'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit';
+    /** `ask` is only logged by 0.225 (the tool runs), so Buckler sends only `deny`. */
+    permissionDecision?: 'deny';
+    permissionDecisionReason?: string;
+    additionalContext?: string;
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Qwen Code: `"hooks": {"<Event>": [ {"matcher": "…", "hooks": [ {type, name, command,
+ * timeout} ]} ]}` inside `~/.qwen/settings.json` and a project's `.qwen/settings.json`. Every
+ * other settings key is left alone.
+ */
+import { HARNESS_SCOPES } from '../../paths.ts';
+import type { HarnessInstaller } from '../installer.ts';
+import { groupFind, groupProblem, groupUnwire, groupWire, type GroupWiring } from '../matcher-groups.ts';
+import { QWEN_HOOKS, qwenHandler } from './wiring.ts';
+
+const WIRING: GroupWiring = { hooks: QWEN_HOOKS, handler: qwenHandler };
+
+function warnings(value: Record<string, unknown>): string[] {
+  return value.disableAllHooks === true ? ['has "disableAllHooks": true; Qwen Code runs none of its hooks, Buckler included'] : [];
+}
+
+export const qwenCodeInstaller: HarnessInstaller = {
+  name: 'qwen-code',
+  scopes: HARNESS_SCOPES['qwen-code'],
+  hooks: QWEN_HOOKS,
+  cli: { bin: 'qwen', versionArgs: ['--version'] },
+  offSwitches: [
+    {
+      scopes: ['user', 'project'],
+      key: 'disableAllHooks',
+      value: true,
+      effect: 'Qwen Code runs no hooks at all, Buckler included',
+    },
+  ],
+  emptyConfig: () => ({}),
+  problem: (value) => groupProblem(value, WIRING),
+  warnings,
+  wire: (value, command) => groupWire(value, WIRING, command),
+  unwire: (value) => groupUnwire(value, WIRING),
+  find: (value) => groupFind(value, WIRING),
+};
