@@ -240,14 +240,27 @@ export async function handleHook(
         ? `no complete hook event on stdin within ${deadlineMs} ms (${seen === undefined ? 'nothing arrived' : `${seen.length} bytes arrived`} and stdin stayed open)`
         : `no decision within ${deadlineMs} ms (loading the policy took too long)`,
     );
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      reject(deadlineFailure());
-    }, deadlineMs);
-  });
-  deadline.catch(() => undefined);
-  const inTime = <T>(p: T | Promise<T>): Promise<T> => Promise.race([p, deadline]);
+  // The timer is armed only when something is really awaited (a cold policy compile, a test
+  // double's stdin): a warm hook decides synchronously and never sets one (a first timer costs
+  // a hook about 0.1-0.2 ms). It fires at the same moment: the deadline counts from here.
+  const started = Date.now();
+  let deadline: Promise<never> | undefined;
+  const inTime = <T>(p: T | Promise<T>): T | Promise<T> => {
+    if (!(p instanceof Promise)) return p;
+    if (deadline === undefined) {
+      deadline = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => {
+            timedOut = true;
+            reject(deadlineFailure());
+          },
+          Math.max(0, deadlineMs - (Date.now() - started)),
+        );
+      });
+      deadline.catch(() => undefined);
+    }
+    return Promise.race([p, deadline]);
+  };
   const complete = (b: Buffer): boolean => {
     seen = b;
     return isCompleteEvent(b);
@@ -284,7 +297,8 @@ export async function handleHook(
     raw = withEvent(readPayload(bytes), event, adapter);
     parsed = true;
     input = adapter.adaptInput(raw);
-    loaded = await inTime(deps.loadPolicy(io.env));
+    const pending = inTime(deps.loadPolicy(io.env));
+    loaded = pending instanceof Promise ? await pending : pending;
     for (const w of loaded.warnings) warn(w);
     // Where the action happens (home, project roots, temp directories, named locations): the core
     // resolves paths against it. From the hook process's environment and a few `stat` calls, never the agent's.
@@ -318,7 +332,7 @@ export async function handleHook(
     if (input) result.input = input;
     if (loaded) result.loaded = loaded;
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
   }
   if (timedOut) result.abandoned = true;
   // ── AUDIT ──────────────────────────────────────────────────────────────────────────────

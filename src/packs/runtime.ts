@@ -81,7 +81,7 @@ export interface PolicyReport extends LoadedPolicy {
  * that cannot be written is skipped. Neither is ever fatal. A damaged cache, or one reached
  * through a symlink or owned by someone else, is never trusted, and says so in `warnings`.
  */
-export async function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {}): Promise<LoadedPolicy> {
+export function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {}): LoadedPolicy | Promise<LoadedPolicy> {
   if (opts.cache === false) return compileFromDisk(paths, opts);
   const options = { tier: opts.tier ?? null, examples: opts.examples ?? true };
   // Stamp first, compile second: an edit made while compiling leaves a stamp that no longer
@@ -89,7 +89,13 @@ export async function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {})
   const stamp = stampOf(currentInputs(paths, opts, options));
   const file = path.join(paths.cacheDir, cacheFileName(options));
   const check = checkCacheFile(paths.cacheDir, file, stamp, opts.uid);
+  // A hit is returned as is, not as a promise: a warm hook then decides without awaiting
+  // anything, and arms no deadline timer (src/cli/driver.ts).
   if (check.loaded) return { ...check.loaded, cached: true };
+  return compileAndCache(paths, opts, file, stamp, check);
+}
+
+async function compileAndCache(paths: Paths, opts: RuntimeOptions, file: string, stamp: string, check: CacheCheck): Promise<LoadedPolicy> {
   const loaded = await compileFromDisk(paths, opts);
   writeCache(paths.cacheDir, file, cacheFileText(stamp, loaded), opts.uid);
   if (check.state === 'damaged' || check.state === 'unsafe') {
