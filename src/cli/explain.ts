@@ -17,6 +17,7 @@ import { parsePolicyInput } from '../core/input.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
+import { rulesProject } from './project.ts';
 import { packageRoot } from '../paths.ts';
 import { checkTier, parseCommandWords } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
@@ -114,6 +115,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   const opts: RuntimeOptions = { examples: false, uid: processUid() };
   if (tier) opts.tier = tier;
+  const project = rulesProject(input.context);
+  if (project !== undefined) opts.project = project;
   const report = await loadPolicyReport(processPaths(io.env), opts);
   for (const w of report.warnings) io.err(`buckler: ${w}\n`);
   const env: Record<string, string> = { ...input.env };

@@ -30,3 +30,19 @@ export function projectRoot(cwd: string, home: string | undefined, workspaceRoot
   }
   return start;
 }
+
+/**
+ * The project whose `.buckler/rules.d` loads for an action (docs/project-rules.md): the project
+ * root from the action context (the harness's workspace root holding the working directory, else
+ * the git top-level, else the working directory; action-context.ts), unless it is `/`, the home
+ * directory or above it. No file is touched: the context was built already.
+ */
+export function rulesProject(ctx: { cwd?: string; home?: string; project_roots?: string[] } | undefined): string | undefined {
+  const cwd = ctx?.cwd;
+  if (cwd === undefined || !path.isAbsolute(cwd)) return undefined;
+  const root = (ctx?.project_roots ?? []).find((r) => path.isAbsolute(r) && within(cwd, r));
+  if (root === undefined || path.dirname(root) === root) return undefined;
+  const home = ctx?.home;
+  if (home !== undefined && path.isAbsolute(home) && within(path.resolve(home), path.resolve(root))) return undefined;
+  return path.resolve(root);
+}

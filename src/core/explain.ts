@@ -18,9 +18,10 @@ export const EXPLAIN_FORMAT = 1;
 
 /**
  * Why a rule is in force or not: `active`; `skipped_tier` (a strict rule while the tier is
- * baseline); `skipped_pack` (its pack is switched off in config.toml).
+ * baseline); `skipped_pack` (its pack is switched off in config.toml); `skipped_trust` (an
+ * `allow` rule of a project whose rules the person has not trusted).
  */
-export type RuleState = 'active' | 'skipped_tier' | 'skipped_pack';
+export type RuleState = 'active' | 'skipped_tier' | 'skipped_pack' | 'skipped_trust';
 
 /** A rule known to the loader, in load order, with its state. */
 export interface KnownRule {

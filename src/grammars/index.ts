@@ -11,5 +11,5 @@ export const BUILTIN_GRAMMARS: Grammars = { ...FILE_PROGRAMS, ...RUNNERS, git, g
 
 export { dashedCommand, joinWords, mayRun, programData, readArgv, readWords, type ReadMode } from './reader.ts';
 export { splitAliasWords } from './split.ts';
-export { mergeGrammar } from './merge.ts';
+export { extendGrammar, mergeGrammar } from './merge.ts';
 export type { Access, CommandGrammar, FileUse, FilesSpec, Grammars, ProgramGrammar, ReadArgs, Reading, Run, RunsSpec, Word } from './types.ts';
