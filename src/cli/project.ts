@@ -6,6 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PolicyInput } from '../core/contract.ts';
+import { actionContext } from './action-context.ts';
 
 const MARKERS = ['.git', '.buckler'];
 /** Directories walked up at most. */
@@ -45,4 +47,10 @@ export function rulesProject(ctx: { cwd?: string; home?: string; project_roots?:
   const home = ctx?.home;
   if (home !== undefined && path.isAbsolute(home) && within(path.resolve(home), path.resolve(root))) return undefined;
   return path.resolve(root);
+}
+
+/** The rules project of a directory, as a hook with that working directory would find it. */
+export function projectOf(dir: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const input = { policy_io_version: 1, trigger: 'pre_shell_exec', shell: { command: '', cwd: dir } } as unknown as PolicyInput;
+  return rulesProject(actionContext(input, { env, cwd: dir }));
 }

@@ -16,17 +16,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PolicyInput } from '../core/contract.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { formatProblem } from '../packs/problems.ts';
 import { projectDigest, readProjectRules, readTrustStore, type TrustStore } from '../packs/project-load.ts';
 import { projectRulesDir, trustStoreFile } from '../packs/project-rules.ts';
 import { loadPolicyReport, type PolicyReport } from '../packs/runtime.ts';
-import { actionContext } from './action-context.ts';
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
-import { rulesProject } from './project.ts';
+import { projectOf } from './project.ts';
 
 export const TRUST_HELP = `Usage: buckler trust [--project DIR]
        buckler trust --status [--project DIR] [--json]
@@ -54,12 +52,6 @@ Options:
 Exit codes: 0 done (--status: trusted), 1 not done (no project rules, rules with errors, the
 trust store could not be written; --status: not trusted), 2 usage.
 `;
-
-/** The project of a directory, as a hook with that working directory would find it. */
-export function projectOf(dir: string, env: CliIO['env']): string | undefined {
-  const input = { policy_io_version: 1, trigger: 'pre_shell_exec', shell: { command: '', cwd: dir } } as unknown as PolicyInput;
-  return rulesProject(actionContext(input, { env, cwd: dir }));
-}
 
 function writeStore(file: string, store: TrustStore): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
