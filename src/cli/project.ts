@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PolicyInput } from '../core/contract.ts';
+import { POLICY_IO_VERSION, type PolicyInput } from '../core/contract.ts';
 import { actionContext } from './action-context.ts';
 
 const MARKERS = ['.git', '.buckler'];
@@ -51,6 +51,6 @@ export function rulesProject(ctx: { cwd?: string; home?: string; project_roots?:
 
 /** The rules project of a directory, as a hook with that working directory would find it. */
 export function projectOf(dir: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const input = { policy_io_version: 1, trigger: 'pre_shell_exec', shell: { command: '', cwd: dir } } as unknown as PolicyInput;
+  const input = { policy_io_version: POLICY_IO_VERSION, trigger: 'pre_shell_exec', shell: { command: '', cwd: dir } } as unknown as PolicyInput;
   return rulesProject(actionContext(input, { env, cwd: dir }));
 }
