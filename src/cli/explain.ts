@@ -250,7 +250,7 @@ function outcomeText(r: RuleTrace, tier: string): string {
     case 'decides':
       return 'decides';
     case 'outranked':
-      return r.tighten ? 'matches, but can only tighten: the decision is already as severe' : 'matches, outranked';
+      return r.tighten ? 'matches, but can only tighten: another rule decides at least as severely' : 'matches, outranked';
     case 'no_match':
       return 'no match';
     case 'skipped':
