@@ -8,9 +8,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../test-home.testing.ts';
-import { ensureBuilt } from './build.testing.ts';
+import { ensureBuilt, ROOT } from './build.testing.ts';
+
+const explainSchema = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/contracts/explain.schema.json'), 'utf8')) as object);
 
 let BUNDLE: string;
 beforeAll(() => {
@@ -121,6 +124,7 @@ describe('project rules (built CLI)', () => {
       project: { trusted: boolean; loaded: string[]; ignored: string[] };
       commands: { rules: { rule: string; state: string; outcome: string; tighten?: boolean }[] }[];
     };
+    expect(explainSchema(x), JSON.stringify(explainSchema.errors)).toBe(true);
     expect(x.decision).toBe('deny');
     expect(x.rule).toBe('agent-git/no-force-push');
     expect(x.project).toMatchObject({ trusted: false, ignored: ['team/allow-force-push'] });

@@ -63,6 +63,8 @@ function realDirectory(dir: string): string | null | 'absent' {
 function readOne(file: string): { bytes: Buffer } | { refused: string } {
   let fd: number;
   try {
+    // Where there is no O_NOFOLLOW (Windows), ask first.
+    if (O_NOFOLLOW === 0 && fs.lstatSync(file).isSymbolicLink()) return { refused: 'is a symbolic link (project rule files must be regular files in the project)' };
     fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
