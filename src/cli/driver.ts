@@ -35,17 +35,19 @@ import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import { actionContext } from './action-context.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
+import { rulesProject } from './project.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 
 /** What the driver calls outside itself (tests pass their own). */
 export interface DriverDeps {
-  loadPolicy: (env: CliIO['env']) => LoadedPolicy | Promise<LoadedPolicy>;
+  /** `project`: the project root whose `.buckler/rules.d` loads too (docs/project-rules.md). */
+  loadPolicy: (env: CliIO['env'], project?: string) => LoadedPolicy | Promise<LoadedPolicy>;
   evaluate: (input: PolicyInput, policy: LoadedPolicy['policy']) => PolicyOutput;
 }
 
 const REAL: DriverDeps = {
-  loadPolicy: (env) => loadRuntimePolicy(processPaths(env), { uid: processUid() }),
+  loadPolicy: (env, project) => loadRuntimePolicy(processPaths(env), project === undefined ? { uid: processUid() } : { uid: processUid(), project }),
   // A script the command runs (`bash ./deploy.sh`) is read and analysed too, as in `check`:
   // otherwise an agent could write a forbidden command into a file and run the file.
   // The same for git aliases in the repository's and the user's config (read only when a
@@ -225,6 +227,7 @@ export async function handleHook(
   let input: PolicyInput | undefined;
   let loaded: LoadedPolicy | undefined;
   let event: string | undefined;
+  let project: string | undefined;
   let result: HookResult;
   // The deadline: what is awaited (stdin, loading the policy) races it. Synchronous work (a
   // cold compile, one evaluation) is not interrupted; it is bounded by its own limits.
@@ -297,12 +300,15 @@ export async function handleHook(
     raw = withEvent(readPayload(bytes), event, adapter);
     parsed = true;
     input = adapter.adaptInput(raw);
-    const pending = inTime(deps.loadPolicy(io.env));
-    loaded = pending instanceof Promise ? await pending : pending;
-    for (const w of loaded.warnings) warn(w);
     // Where the action happens (home, project roots, temp directories, named locations): the core
     // resolves paths against it. From the hook process's environment and a few `stat` calls, never the agent's.
-    input = { ...input, env: policyEnv(io.env, loaded.policy.env_keys), context: actionContext(input, { env: io.env, cwd: process.cwd() }) };
+    const context = actionContext(input, { env: io.env, cwd: process.cwd() });
+    // The project's own rules (.buckler/rules.d) load with the rest: one `stat` when it has none.
+    project = rulesProject(context);
+    const pending = inTime(deps.loadPolicy(io.env, project));
+    loaded = pending instanceof Promise ? await pending : pending;
+    for (const w of loaded.warnings) warn(w);
+    input = { ...input, env: policyEnv(io.env, loaded.policy.env_keys), context };
     let output = deps.evaluate(input, loaded.policy);
     let allowOnce: AllowOnceUse | undefined;
     // Allow-once entries can only matter for a deny or an ask before an action: only then is
@@ -348,7 +354,7 @@ export async function handleHook(
   if (setting === undefined && timedOut && stage === 'policy') setting = false;
   if (setting === undefined && worth) {
     try {
-      setting = (await deps.loadPolicy(io.env)).config.audit_log;
+      setting = (await deps.loadPolicy(io.env, project)).config.audit_log;
     } catch {
       setting = null;
     }

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
   replay: { summary: 're-decide logged commands under another policy; print what changes', load: () => import('./replay.ts') },
   pack: { summary: 'signed pack bundles: keygen|sign|install|list|update|rollback|remove', load: () => import('./pack.ts') },
   allow: { summary: 'let one blocked command through, once (--list, --revoke)', load: () => import('./allow.ts') },
+  trust: { summary: "trust this repository's .buckler/rules.d (--status, --revoke, --list)", load: () => import('./trust.ts') },
   doctor: { summary: 'check that Buckler really guards every harness here; exit 1 on a problem', load: () => import('./doctor.ts') },
 };
 

@@ -38,6 +38,7 @@ import type { BucklerConfig } from './config.ts';
 import type { CompiledPolicy } from '../core/policy.ts';
 import { BUILTIN_TEXTS, BUILTIN_TEXTS_ID } from '../grammars/builtin-texts.ts';
 import { lazyGrammars } from '../grammars/lazy.ts';
+import { projectKey } from './project-rules.ts';
 
 /** Bumped when the cache record's shape changes. */
 export const CACHE_FORMAT = 4;
@@ -87,9 +88,12 @@ export function stampOf(parts: StampParts): string {
   return lines.join('\n');
 }
 
-/** Cache file name for a set of load options: a few fixed names, so the cache never grows. */
-export function cacheFileName(options: StampParts['options']): string {
-  return `policy-${options.tier ?? 'config'}${options.examples ? '' : '-noexamples'}.json`;
+/**
+ * Cache file name for a set of load options: a few fixed names; plus one per project that has
+ * project rules (`project`: its root), so that hooks in two such projects do not evict each other.
+ */
+export function cacheFileName(options: StampParts['options'], project?: string): string {
+  return `policy-${options.tier ?? 'config'}${options.examples ? '' : '-noexamples'}${project === undefined ? '' : `-p${projectKey(project)}`}.json`;
 }
 
 export interface CachedLoad {
@@ -233,7 +237,8 @@ function validRule(r: unknown): boolean {
     (r['env'] === null || isObject(r['env'])) &&
     isStringOrNull(r['user_message']) &&
     isStringOrNull(r['agent_message']) &&
-    isStringOrNull(r['additional_context'])
+    isStringOrNull(r['additional_context']) &&
+    (r['tighten'] === undefined || r['tighten'] === true)
   );
 }
 
