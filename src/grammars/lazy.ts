@@ -3,7 +3,7 @@
  * (builtin-texts.ts) overlaid by a policy's own (the programs packs added or changed, as the
  * compiled-pack cache stores them). A text becomes an object on its first lookup and stays one.
  */
-import { BUILTIN_TEXTS } from './builtin-texts.ts';
+import { BUILTIN_TEXTS, builtinGetters } from './builtin-texts.ts';
 import type { Grammars, ProgramGrammar } from './types.ts';
 
 /** A text that is not a JSON object: `onBad` decides what to throw. */
@@ -17,26 +17,33 @@ const notAnObject: BadText = (program) => new Error(`the data of program '${prog
  * program; each is a getter until first read.
  */
 export function lazyGrammars(overrides: Readonly<Record<string, string>> = {}, onBad: BadText = notAnObject): Grammars {
-  const out: Record<string, ProgramGrammar> = {};
-  const define = (name: string, text: string): void => {
-    Object.defineProperty(out, name, {
-      enumerable: true,
-      configurable: true,
-      get(): ProgramGrammar {
-        let g: unknown;
-        try {
-          g = JSON.parse(text);
-        } catch {
-          throw onBad(name);
-        }
-        if (typeof g !== 'object' || g === null || Array.isArray(g)) throw onBad(name);
-        Object.defineProperty(out, name, { value: g, enumerable: true, configurable: false, writable: false });
-        return g as ProgramGrammar;
-      },
-    });
+  const read = (self: object, name: string): ProgramGrammar => {
+    const text = (Object.hasOwn(overrides, name) ? overrides[name] : BUILTIN_TEXTS[name]) as string;
+    let g: unknown;
+    try {
+      g = JSON.parse(text);
+    } catch {
+      throw onBad(name);
+    }
+    if (typeof g !== 'object' || g === null || Array.isArray(g)) throw onBad(name);
+    Object.defineProperty(self, name, { value: g, enumerable: true, configurable: false, writable: false });
+    return g as ProgramGrammar;
   };
-  for (const name in BUILTIN_TEXTS) if (!Object.hasOwn(overrides, name)) define(name, BUILTIN_TEXTS[name] as string);
-  for (const name in overrides) if (overrides[name] !== '') define(name, overrides[name] as string);
+  // Every builtin program at once (one object literal in the hook bundle: builtin-texts.ts);
+  // a builtin's getter reads the override of the same name when there is one.
+  const out = builtinGetters(read) as Record<string, ProgramGrammar>;
+  for (const name in overrides) {
+    if (overrides[name] === '') delete out[name];
+    else if (!Object.hasOwn(BUILTIN_TEXTS, name)) {
+      Object.defineProperty(out, name, {
+        enumerable: true,
+        configurable: true,
+        get(this: object) {
+          return read(this, name);
+        },
+      });
+    }
+  }
   return out;
 }
 
