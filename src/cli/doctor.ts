@@ -180,7 +180,7 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
   const statuses: { scope: Scope; status: ConfigStatus }[] = [];
   for (const { scope, file } of files) {
     try {
-      const snap = readConfig(file);
+      const snap = readConfig(file, installer.codec);
       if (!snap.exists) continue;
       if (typeof snap.value === 'object' && snap.value !== null && !Array.isArray(snap.value)) values.set(scope, snap.value as Record<string, unknown>);
       statuses.push({ scope, status: readStatus(installer, file, null) });
