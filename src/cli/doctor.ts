@@ -204,6 +204,12 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
   const commands = new Set(statuses.flatMap((s) => s.status.commands.filter((c) => c.problems.length === 0).map((c) => c.command)));
   for (const command of commands) f.push(selfTest(command, adapter, project, env));
   f.push(...switchFindings(installer.offSwitches, values, wiredIn, files));
+  for (const v of installer.offEnv ?? []) {
+    const set = env[v.name];
+    if (set !== undefined && set !== '' && set !== '0' && set.toLowerCase() !== 'false') {
+      f.push({ level: 'problem', text: `${v.name}=${set} is set in this environment: ${v.effect}` });
+    }
+  }
   return report;
 }
 

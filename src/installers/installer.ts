@@ -74,6 +74,12 @@ export interface HarnessInstaller {
   readonly cli?: { bin: string; versionArgs: readonly string[] };
   /** Settings that switch the harness's hooks off (`buckler doctor` looks for each). */
   readonly offSwitches: readonly OffSwitch[];
+  /**
+   * Environment variables that switch Buckler off in the harness when set (to anything but
+   * empty, `0` or `false`): `buckler doctor` reports each one set in its own environment, which a
+   * harness started from the same shell inherits.
+   */
+  readonly offEnv?: readonly { name: string; effect: string }[];
   readonly scopes: readonly Scope[];
   readonly hooks: readonly WantedHook[];
   /** Absent: the config is a JSON file (every harness but OpenCode). */

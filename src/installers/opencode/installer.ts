@@ -55,8 +55,9 @@ export const opencodeInstaller: HarnessInstaller = {
   scopes: HARNESS_SCOPES.opencode,
   hooks: OPENCODE_HOOKS,
   cli: { bin: 'opencode', versionArgs: ['--version'] },
-  // OPENCODE_PURE and --pure (no external plugins) are environment and flags, not settings: docs/adapters/opencode.md.
+  // OpenCode has no setting that turns plugins off; `--pure` (a flag) and OPENCODE_PURE do.
   offSwitches: [],
+  offEnv: [{ name: 'OPENCODE_PURE', effect: 'OpenCode loads no external plugin, Buckler\'s included (as with `opencode --pure`)' }],
   codec: { parse: parsePlugin, render: renderPlugin },
   emptyConfig: () => ({}),
   problem: (value) =>
