@@ -16,6 +16,14 @@ describe('opencode plugin file', () => {
     expect(parsePlugin('/f', bytes)).toEqual({ hooks: { command: CMD, current: true } });
   });
 
+  it('keeps a command with line separators on its line (U+2028 ends a JavaScript comment)', () => {
+    const odd = `${CMD} #\u2028x\u2029`;
+    const text = renderPlugin({ hooks: { command: odd, current: true } }).toString('utf8');
+    expect(text).not.toMatch(/[\u2028\u2029]/);
+    expect(text).toContain('\\u2028x\\u2029');
+    expect(parsePlugin('/f', Buffer.from(text))).toEqual({ hooks: { command: odd, current: true } });
+  });
+
   it('a Buckler file whose text differs (an older Buckler, an edit) is Buckler\'s but not current', () => {
     const text = renderPlugin({ hooks: { command: CMD, current: true } }).toString('utf8').replace('MAX_REPLY = 1 << 20', 'MAX_REPLY = 1 << 10');
     expect(parsePlugin('/f', Buffer.from(text))).toEqual({ hooks: { command: CMD, current: false } });

@@ -31,14 +31,19 @@ export interface PluginHooks extends JsonObject {
   current: boolean;
 }
 
+/** JSON that is also safe on a `//` comment line: U+2028 and U+2029 end a line in JavaScript. */
+function js(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
 function body(command: string): string {
   return `${PLUGIN_HEADER}
 // Written by \`buckler hooks merge --harness opencode\`; \`buckler hooks strip --harness opencode\`
 // removes it. Buckler rewrites this file whole: keep your own plugins in other files.
-${MARKER}${JSON.stringify({ command })}
+${MARKER}${js({ command })}
 import { spawn } from "node:child_process";
 
-const COMMAND = ${JSON.stringify(command)};
+const COMMAND = ${js(command)};
 const BEFORE_TIMEOUT_MS = ${BEFORE_TIMEOUT_MS};
 const AFTER_TIMEOUT_MS = ${AFTER_TIMEOUT_MS};
 const MAX_REPLY = 1 << 20;
