@@ -137,8 +137,10 @@ export const HARNESS_FILES: Readonly<Record<InstallableHarness, HarnessFiles>> =
       { base: 'project', path: '.opencode/opencode.json' },
       { base: 'project', path: '.opencode/opencode.jsonc' },
       { base: 'project', path: '.opencode/package.json' },
-      { base: 'project', path: 'opencode.json' },
-      { base: 'project', path: 'opencode.jsonc' },
+      // Not listed: `opencode.json(c)` at a project's root, which OpenCode also reads (and whose
+      // `plugin` list loads plugins). A project pattern is matched anywhere, and one without a
+      // leading dot would make every recursive delete that may hold such a file (`rm -rf
+      // ./out/*`) a tamper: docs/adapters/opencode.md says so.
     ],
     // `opencode auth login` keeps provider keys in auth.json in its data folder.
     credentials: [{ base: 'home', path: '.local/share/opencode/auth.json' }],

@@ -47,8 +47,6 @@ export const EXAMPLE_LOCATIONS: Readonly<Record<string, string[]>> = {
     '.opencode/opencode.json',
     '.opencode/opencode.jsonc',
     '.opencode/package.json',
-    'opencode.json',
-    'opencode.jsonc',
   ],
   harness_credentials: [
     '/home/dev/.config/cursor/auth.json',
