@@ -148,10 +148,16 @@ bk_resolve_paths() {
   BK_QWEN_HOME=${QWEN_HOME:-}
   [[ -n $BK_QWEN_HOME ]] || bk_join BK_QWEN_HOME "$BK_HOME" .qwen
   bk_join BK_QWEN_USER "$BK_QWEN_HOME" settings.json
+  # OpenCode: an absolute XDG_CONFIG_HOME, else ~/.config; the "config" is Buckler's plugin file.
+  local opencode_base
+  bk_dir_var opencode_base XDG_CONFIG_HOME
+  [[ -n $opencode_base ]] || bk_join opencode_base "$BK_HOME" .config
+  bk_join BK_OPENCODE_HOME "$opencode_base" opencode
+  bk_join BK_OPENCODE_USER "$BK_OPENCODE_HOME" plugins buckler.js
 }
 
 # Every harness setup.sh can wire, in the order it wires them.
-BK_HARNESSES=(cursor claude-code codex gemini-cli copilot-cli factory-droid qwen-code)
+BK_HARNESSES=(cursor claude-code codex gemini-cli copilot-cli factory-droid qwen-code opencode)
 
 # ------------------------------------------------------------------------------------------
 # Messages and small helpers
@@ -201,6 +207,7 @@ bk_harness_home() {
     copilot-cli) printf '%s' "$BK_COPILOT_HOME" ;;
     factory-droid) printf '%s' "$BK_DROID_HOME" ;;
     qwen-code) printf '%s' "$BK_QWEN_HOME" ;;
+    opencode) printf '%s' "$BK_OPENCODE_HOME" ;;
   esac
 }
 bk_harness_user_file() {
@@ -212,6 +219,7 @@ bk_harness_user_file() {
     copilot-cli) printf '%s' "$BK_COPILOT_USER" ;;
     factory-droid) printf '%s' "$BK_DROID_USER" ;;
     qwen-code) printf '%s' "$BK_QWEN_USER" ;;
+    opencode) printf '%s' "$BK_OPENCODE_USER" ;;
   esac
 }
 
@@ -259,7 +267,7 @@ cmd_paths() {
       'cursor (user)' "$BK_CURSOR_USER" 'claude-code (user)' "$BK_CLAUDE_USER" \
       'codex (user)' "$BK_CODEX_USER" 'gemini-cli (user)' "$BK_GEMINI_USER" \
       'copilot-cli (user)' "$BK_COPILOT_USER" 'factory-droid (user)' "$BK_DROID_USER" \
-      'qwen-code (user)' "$BK_QWEN_USER"
+      'qwen-code (user)' "$BK_QWEN_USER" 'opencode (user)' "$BK_OPENCODE_USER"
   fi
 }
 
@@ -681,7 +689,7 @@ bk_wire_hooks() {
 
 bk_check_harness_name() {
   case $1 in
-    cursor | claude-code | codex | gemini-cli | copilot-cli | factory-droid | qwen-code) ;;
+    cursor | claude-code | codex | gemini-cli | copilot-cli | factory-droid | qwen-code | opencode) ;;
     *) bk_die "--harness $1: expected ${BK_HARNESSES[*]} or all" ;;
   esac
 }
@@ -806,7 +814,7 @@ cmd_install() {
   if ((${#wire[@]})); then
     bk_wire_hooks "${wire[@]}" || status=1
   elif [[ $mode == install && $no_hooks == 0 ]]; then
-    bk_say "no harness found (~/.cursor, ~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.factory, ~/.qwen); wire one later with: setup.sh update --harness NAME (${BK_HARNESSES[*]})"
+    bk_say "no harness found (~/.cursor, ~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.factory, ~/.qwen, ~/.config/opencode); wire one later with: setup.sh update --harness NAME (${BK_HARNESSES[*]})"
   fi
   bk_path_hint
   return "$status"
@@ -887,7 +895,7 @@ cmd_uninstall() {
       continue
     fi
     # The file recorded at install time wins over today's CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME
-    # and QWEN_HOME (Factory Droid reads its folder from HOME only).
+    # and QWEN_HOME, and XDG_CONFIG_HOME for OpenCode's plugin (Factory Droid reads its folder from HOME only).
     if (case $h in
       claude-code) export CLAUDE_CONFIG_DIR="${file%/*}" ;;
       codex) export CODEX_HOME="${file%/*}" ;;
@@ -895,6 +903,7 @@ cmd_uninstall() {
       copilot-cli) export COPILOT_HOME="${file%/*}" ;;
       factory-droid) f=${file%/*}; export HOME="${f%/*}" ;;
       qwen-code) export QWEN_HOME="${file%/*}" ;;
+      opencode) f=${file%/*}; f=${f%/*}; export XDG_CONFIG_HOME="${f%/*}" ;;
     esac
       "$NODE" "$bundle" hooks strip --harness "$h" --scope user >"$BK_TMP/hooks.out" 2>&1); then
       bk_say "removed Buckler's $h hooks from $file"

@@ -68,6 +68,10 @@ describe('harness locations', () => {
     ['qwen-code', 'user', {}, `${H}/.qwen/settings.json`],
     ['qwen-code', 'project', {}, '/p/.qwen/settings.json'],
     ['qwen-code', 'user', { QWEN_HOME: '/q' }, '/q/settings.json'],
+    ['opencode', 'user', {}, `${H}/.config/opencode/plugins/buckler.js`],
+    ['opencode', 'project', {}, '/p/.opencode/plugins/buckler.js'],
+    ['opencode', 'user', { XDG_CONFIG_HOME: '/x' }, '/x/opencode/plugins/buckler.js'],
+    ['opencode', 'user', { XDG_CONFIG_HOME: 'relative' }, `${H}/.config/opencode/plugins/buckler.js`],
   ] as const)('%s %s %j → %s', (harness, scope, env, want) => {
     expect(harnessConfigFile(harness, scope, ctx(env))).toBe(want);
   });

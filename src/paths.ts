@@ -22,6 +22,7 @@ export const HARNESS_SCOPES = {
   'copilot-cli': ['user', 'project'],
   'factory-droid': ['user', 'project'],
   'qwen-code': ['user', 'project'],
+  opencode: ['user', 'project'],
 } as const;
 export type InstallableHarness = keyof typeof HARNESS_SCOPES;
 /** `managed`: the administrator's settings file, which project and user settings cannot switch off. */
@@ -197,6 +198,11 @@ export function harnessConfigFile(
       if (user) return j(harnessHomeDir('qwen-code', ctx), 'settings.json');
       if (scope === 'project') return j(ctx.project, '.qwen', 'settings.json');
       break;
+    case 'opencode':
+      // Not a settings file: Buckler's own plugin module, in a folder OpenCode loads plugins from.
+      if (user) return j(harnessHomeDir('opencode', ctx), 'plugins', 'buckler.js');
+      if (scope === 'project') return j(ctx.project, '.opencode', 'plugins', 'buckler.js');
+      break;
   }
   throw new Error(`${harness} has no ${scope} scope`);
 }
@@ -227,7 +233,9 @@ export function harnessManagedFile(harness: InstallableHarness, ctx: Pick<PathCo
  * CLAUDE_CONFIG_DIR (Claude Code), CODEX_HOME (Codex), GEMINI_CLI_HOME (Gemini CLI: it replaces
  * the home directory, so the folder is `$GEMINI_CLI_HOME/.gemini`), COPILOT_HOME (Copilot CLI).
  * QWEN_HOME (Qwen Code 0.24.4: `Storage.getGlobalQwenDir()`, it replaces `~/.qwen`); Factory
- * Droid (`~/.factory`) is read from the home directory only.
+ * Droid (`~/.factory`) is read from the home directory only. OpenCode 1.18.33 keeps its user
+ * config in `$XDG_CONFIG_HOME/opencode` (xdg-basedir: an absolute XDG_CONFIG_HOME, else
+ * `~/.config`).
  */
 export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): string {
   const j = (base: string, ...parts: string[]): string => joinFor(ctx.platform, base, ...parts);
@@ -246,6 +254,8 @@ export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): s
       return j(ctx.home, '.factory');
     case 'qwen-code':
       return set(ctx.env, 'QWEN_HOME') ?? j(ctx.home, '.qwen');
+    case 'opencode':
+      return j(dir(ctx, 'XDG_CONFIG_HOME') ?? j(ctx.home, '.config'), 'opencode');
   }
 }
 

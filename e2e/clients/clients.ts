@@ -29,6 +29,9 @@ export const CLIENTS = {
   // `@factory/cli@0.225.1` (the wrapper) has no linux-x64 build of its own version on the
   // registry; its native package 0.225.2 is the Droid binary, and declares no `bin`.
   'factory-droid': { pkg: '@factory/cli-linux-x64', version: '0.225.2', bin: 'droid', binPath: '@factory/cli-linux-x64/bin/droid' },
+  // Its bin is a copy of the platform binary (`opencode-linux-x64`, an optional dependency) that
+  // the package's postinstall script puts in place.
+  opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
 } satisfies Record<string, Client>;
 
 export type ClientName = keyof typeof CLIENTS;

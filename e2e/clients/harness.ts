@@ -168,4 +168,39 @@ export const FACTORY_DROID: HarnessRun = {
   },
 };
 
+/**
+ * OpenCode 1.18.33: no command hooks; `buckler hooks merge --harness opencode` writes Buckler's
+ * plugin into `~/.config/opencode/plugins/`. The person's settings: a custom OpenAI-compatible
+ * provider in `~/.config/opencode/opencode.json`. `opencode run` asks no approval for `bash`
+ * (its default permission is allow), so the decision is the plugin's alone.
+ */
+export const OPENCODE: HarnessRun = {
+  client: 'opencode',
+  harness: 'opencode',
+  dialect: openaiChat,
+  shell: (command) => ({ name: 'bash', input: { command, description: 'scripted' } }),
+  prepare(sb, url) {
+    const dir = path.join(sb.home, '.config', 'opencode');
+    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+    const provider = {
+      npm: '@ai-sdk/openai-compatible',
+      name: 'Fake',
+      options: { baseURL: `${url}/v1`, apiKey: 'fake' },
+      models: { 'fake-model': { name: 'Fake', tool_call: true } },
+    };
+    const config = { $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled', model: 'fake/fake-model', provider: { fake: provider } };
+    fs.writeFileSync(path.join(dir, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
+    // At start OpenCode runs `npm install @opencode-ai/plugin` in each config folder whose
+    // node_modules or lock file lacks it (Npm.install, "background dependency install"): the
+    // registry, and seconds of waiting. Said to be present, it is skipped; Buckler's plugin
+    // imports nothing but node:child_process.
+    const dep = { '@opencode-ai/plugin': '1.18.33' };
+    fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ dependencies: dep })}\n`);
+    fs.writeFileSync(path.join(dir, 'package-lock.json'), `${JSON.stringify({ packages: { '': { dependencies: dep } } })}\n`);
+  },
+  hooksFile: (sb) => path.join(sb.home, '.config', 'opencode', 'plugins', 'buckler.js'),
+  argv: (bin) => [bin, ['run', '-m', 'fake/fake-model', PROMPT]],
+  env: () => ({ OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_SHARE: '1' }),
+};
+
 export { ensureClient };

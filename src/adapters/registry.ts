@@ -9,6 +9,7 @@ import { copilotCliAdapter } from './copilot-cli/index.ts';
 import { cursorAdapter } from './cursor/index.ts';
 import { factoryDroidAdapter } from './factory-droid/index.ts';
 import { geminiCliAdapter } from './gemini-cli/index.ts';
+import { opencodeAdapter } from './opencode/index.ts';
 import { eventNameFromText } from './payload.ts';
 import { qwenCodeAdapter } from './qwen-code/index.ts';
 
@@ -20,6 +21,7 @@ export const ADAPTERS: Readonly<Record<string, Adapter>> = {
   'copilot-cli': copilotCliAdapter,
   'factory-droid': factoryDroidAdapter,
   'qwen-code': qwenCodeAdapter,
+  opencode: opencodeAdapter,
 };
 
 /** Driver name used when neither `--driver` nor `BUCKLER_DRIVER` names one. */

@@ -262,3 +262,39 @@ describe.each([
     expect(d.problems).toContain(`${file()}: ${text}, Buckler included`);
   });
 });
+
+describe('buckler doctor for opencode', () => {
+  const plugin = (): string => path.join(home(), '.config', 'opencode', 'plugins', 'buckler.js');
+  beforeEach(() => {
+    fs.rmSync(path.join(home(), '.claude'), { recursive: true });
+    fs.mkdirSync(path.join(home(), '.config', 'opencode'), { recursive: true });
+    fs.writeFileSync(path.join(t, 'bin', 'opencode'), '#!/bin/sh\necho "1.18.33"\n', { mode: 0o755 });
+  });
+
+  it('wired: its version, and a live self-test of the command the plugin runs, with its event', () => {
+    expect(buckler(['hooks', 'merge', '--harness', 'opencode']).status).toBe(0);
+    const d = doctor();
+    expect(d.problems).toEqual([]);
+    const h = d.report.harnesses.find((x) => x.harness === 'opencode');
+    expect(h?.version).toBe('1.18.33');
+    expect(h?.findings.map((f) => f.text).join('\n')).toMatch(/self-test .*--driver opencode.* denies as it should/);
+  });
+
+  it('reports a missing plugin, a plugin file that is not Buckler\'s, and OPENCODE_PURE', () => {
+    expect(doctor().problems).toContain('Buckler is not wired (run `buckler hooks merge --harness opencode`)');
+    fs.mkdirSync(path.dirname(plugin()));
+    fs.writeFileSync(plugin(), 'export const Mine = async () => ({});\n');
+    expect(doctor().problems.join('\n')).toContain(`${plugin()}: is not a plugin file Buckler wrote`);
+    fs.rmSync(plugin());
+    expect(buckler(['hooks', 'merge', '--harness', 'opencode']).status).toBe(0);
+    const d = doctor({ OPENCODE_PURE: '1' });
+    expect(d.status).toBe(1);
+    expect(d.problems).toEqual([`OPENCODE_PURE=1 is set in this environment: OpenCode loads no external plugin, Buckler's included (as with \`opencode --pure\`)`]);
+  });
+
+  it('reports a version older than the one Buckler was checked against', () => {
+    fs.writeFileSync(path.join(t, 'bin', 'opencode'), '#!/bin/sh\necho "1.17.0"\n', { mode: 0o755 });
+    expect(buckler(['hooks', 'merge', '--harness', 'opencode']).status).toBe(0);
+    expect(doctor().problems.join('\n')).toMatch(/version 1\.17\.0 is older than 1\.18\.33/);
+  });
+});

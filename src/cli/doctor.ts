@@ -180,7 +180,7 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
   const statuses: { scope: Scope; status: ConfigStatus }[] = [];
   for (const { scope, file } of files) {
     try {
-      const snap = readConfig(file);
+      const snap = readConfig(file, installer.codec);
       if (!snap.exists) continue;
       if (typeof snap.value === 'object' && snap.value !== null && !Array.isArray(snap.value)) values.set(scope, snap.value as Record<string, unknown>);
       statuses.push({ scope, status: readStatus(installer, file, null) });
@@ -204,6 +204,12 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
   const commands = new Set(statuses.flatMap((s) => s.status.commands.filter((c) => c.problems.length === 0).map((c) => c.command)));
   for (const command of commands) f.push(selfTest(command, adapter, project, env));
   f.push(...switchFindings(installer.offSwitches, values, wiredIn, files));
+  for (const v of installer.offEnv ?? []) {
+    const set = env[v.name];
+    if (set !== undefined && set !== '' && set !== '0' && set.toLowerCase() !== 'false') {
+      f.push({ level: 'problem', text: `${v.name}=${set} is set in this environment: ${v.effect}` });
+    }
+  }
   return report;
 }
 

@@ -106,6 +106,24 @@ rules:
     action: deny
     user_message: "Blocked by policy MCP-010: destructive SQL through MCP."
     agent_message: "Policy MCP-010 blocks DROP/TRUNCATE via MCP. Propose a migration file instead."
+  - id: opencode-write
+    trigger: pre_shell_tool
+    match: { tool_name: write }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: opencode-grep
+    trigger: pre_shell_tool
+    match: { tool_name: grep }
+    action: deny
+    user_message: "Blocked by policy FILE-030: searching secrets."
+    agent_message: "Policy FILE-030 keeps secrets out of the model's context."
+  - id: mcp-merge-opencode
+    trigger: pre_shell_tool
+    match: { tool_name: github_merge_pull_request }
+    action: deny
+    user_message: "Blocked by policy MCP-020: merging needs the person."
+    agent_message: "Policy MCP-020: ask the user to merge."
   - id: other-events
     trigger: unknown_harness_event
     action: deny

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import { InstallerError, describeFsError } from './errors.ts';
+import type { ConfigCodec } from './installer.ts';
 import { detectStyle, type JsonStyle } from './json-text.ts';
 
 export interface ConfigSnapshot {
@@ -96,7 +97,11 @@ export function parseConfigBytes(file: string, bytes: Buffer): { value: unknown;
   return { value, style: detectStyle(text, bom) };
 }
 
-export function readConfig(file: string): ConfigSnapshot {
+/**
+ * Reads a harness config: JSON, or through `codec` when the harness's file is not JSON
+ * (then `style` is null).
+ */
+export function readConfig(file: string, codec?: ConfigCodec): ConfigSnapshot {
   const target = writeTarget(file);
   let bytes: Buffer;
   let st: fs.Stats;
@@ -110,6 +115,6 @@ export function readConfig(file: string): ConfigSnapshot {
     }
     throw new InstallerError('unreadable', file, `cannot read: ${describeFsError(e)}`);
   }
-  const { value, style } = parseConfigBytes(file, bytes);
+  const { value, style } = codec === undefined ? parseConfigBytes(file, bytes) : { value: codec.parse(file, bytes), style: null };
   return { file, target, exists: true, bytes, value, style, mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
 }

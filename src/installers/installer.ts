@@ -59,14 +59,31 @@ export interface OffSwitch {
   unlessWiredIn?: readonly Scope[];
 }
 
+/**
+ * How a config that is not a JSON file (OpenCode's plugin module) reads as a JSON value and back.
+ * `parse` throws InstallerError('malformed') for bytes Buckler must leave alone.
+ */
+export interface ConfigCodec {
+  parse(file: string, bytes: Buffer): unknown;
+  render(value: JsonObject): Buffer;
+}
+
 export interface HarnessInstaller {
   readonly name: InstallableHarness;
   /** The harness's command-line program and how it prints its version (absent: no CLI). */
   readonly cli?: { bin: string; versionArgs: readonly string[] };
   /** Settings that switch the harness's hooks off (`buckler doctor` looks for each). */
   readonly offSwitches: readonly OffSwitch[];
+  /**
+   * Environment variables that switch Buckler off in the harness when set (to anything but
+   * empty, `0` or `false`): `buckler doctor` reports each one set in its own environment, which a
+   * harness started from the same shell inherits.
+   */
+  readonly offEnv?: readonly { name: string; effect: string }[];
   readonly scopes: readonly Scope[];
   readonly hooks: readonly WantedHook[];
+  /** Absent: the config is a JSON file (every harness but OpenCode). */
+  readonly codec?: ConfigCodec;
   /** The config for a file that does not exist yet. */
   emptyConfig(): JsonObject;
   /** Why `value` is not a config this installer can edit, or null when it can. */

@@ -85,6 +85,8 @@ const configs: Record<InstallableHarness, fc.Arbitrary<JsonObject>> = {
   ),
   'factory-droid': groupConfigs(['Execute', 'Edit|Create', 'ApplyPatch', '*', ''], fc.record({ hooksDisabled: fc.boolean() }, { requiredKeys: [] })),
   'qwen-code': groupConfigs(['run_shell_command', '^Bash$', 'write_file|edit', '.*', '']),
+  // OpenCode: Buckler's own plugin file, which holds nothing else (no file: `{}`).
+  opencode: fc.constant({}),
 };
 
 const own = (entry: unknown): boolean =>

@@ -8,7 +8,7 @@ import type { InstallableHarness } from '../paths.ts';
 import { readConfig, parseConfigBytes, type ConfigSnapshot } from './config-file.ts';
 import { InstallerError } from './errors.ts';
 import type { Change, HarnessInstaller } from './installer.ts';
-import { DEFAULT_STYLE, isObject, rewritesContent, sameJson, serialize, type JsonObject } from './json-text.ts';
+import { DEFAULT_STYLE, isObject, rewritesContent, sameJson, serialize, type JsonObject, type JsonStyle } from './json-text.ts';
 
 /**
  * What happens to the config file:
@@ -52,6 +52,11 @@ function editable(installer: HarnessInstaller, snap: ConfigSnapshot): JsonObject
   return snap.value as JsonObject;
 }
 
+/** The bytes of a config value: the harness's codec, else JSON in `style`. */
+function bytesOf(installer: HarnessInstaller, value: JsonObject, style: JsonStyle | null): Buffer {
+  return installer.codec === undefined ? Buffer.from(serialize(value, style ?? DEFAULT_STYLE), 'utf8') : installer.codec.render(value);
+}
+
 function textOf(bytes: Buffer): string {
   const t = bytes.toString('utf8');
   return t.startsWith('\uFEFF') ? t.slice(1) : t;
@@ -76,7 +81,7 @@ export function planMerge(installer: HarnessInstaller, snap: ConfigSnapshot, com
   const backup = { file: backupFileOf(snap.file), action: 'none' as BackupAction };
   if (!snap.exists) {
     const edit = installer.wire(installer.emptyConfig(), command);
-    const after = Buffer.from(serialize(edit.value, DEFAULT_STYLE), 'utf8');
+    const after = bytesOf(installer, edit.value, null);
     // What the harness needs besides the file (a trust step) applies to a new file too.
     plan.warnings.push(...installer.warnings(edit.value, snap.file));
     return { ...plan, changes: edit.changes, fileAction: 'create', after, backup };
@@ -89,12 +94,12 @@ export function planMerge(installer: HarnessInstaller, snap: ConfigSnapshot, com
   // deletes it later, as if merge had created it.
   const onlyBuckler = installer.find(value).length > 0 && sameJson(installer.unwire(value).value, installer.emptyConfig());
   backup.action = backupExists ? 'keep' : onlyBuckler ? 'none' : 'create';
-  if (rewritesContent(textOf(snap.bytes), value)) {
+  if (installer.codec === undefined && rewritesContent(textOf(snap.bytes), value)) {
     plan.warnings.push(
       `rewriting also respells values whose JSON text is unusual (number forms, escapes, repeated keys); the original bytes are kept in ${backup.file}`,
     );
   }
-  const after = Buffer.from(serialize(edit.value, snap.style ?? DEFAULT_STYLE), 'utf8');
+  const after = bytesOf(installer, edit.value, snap.style);
   return { ...plan, changes: edit.changes, fileAction: 'update', after, backup };
 }
 
@@ -128,7 +133,7 @@ export function planStrip(installer: HarnessInstaller, snap: ConfigSnapshot, bac
   if (backupBytes !== null) {
     let original: unknown;
     try {
-      original = parseConfigBytes(backup.file, backupBytes).value;
+      original = installer.codec === undefined ? parseConfigBytes(backup.file, backupBytes).value : installer.codec.parse(backup.file, backupBytes);
     } catch {
       plan.warnings.push(`${backup.file} is not valid JSON; not used`);
     }
@@ -141,7 +146,7 @@ export function planStrip(installer: HarnessInstaller, snap: ConfigSnapshot, bac
   } else {
     backup.action = 'create';
   }
-  const after = Buffer.from(serialize(edit.value, snap.style ?? DEFAULT_STYLE), 'utf8');
+  const after = bytesOf(installer, edit.value, snap.style);
   return { ...plan, changes: edit.changes, fileAction: 'update', after, backup };
 }
 
@@ -155,10 +160,10 @@ function readBackup(file: string): Buffer | null {
 
 /** Reads the config and plans merging Buckler's hooks into it. Throws InstallerError. */
 export function readMergePlan(installer: HarnessInstaller, file: string, command: string): Plan {
-  return planMerge(installer, readConfig(file), command, fs.existsSync(backupFileOf(file)));
+  return planMerge(installer, readConfig(file, installer.codec), command, fs.existsSync(backupFileOf(file)));
 }
 
 /** Reads the config and its backup and plans stripping Buckler's hooks. Throws InstallerError. */
 export function readStripPlan(installer: HarnessInstaller, file: string): Plan {
-  return planStrip(installer, readConfig(file), readBackup(file));
+  return planStrip(installer, readConfig(file, installer.codec), readBackup(file));
 }

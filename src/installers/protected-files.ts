@@ -118,4 +118,33 @@ export const HARNESS_FILES: Readonly<Record<InstallableHarness, HarnessFiles>> =
     // No folder-trust store was found in 0.24.4's shipped code.
     trust: [],
   },
+  opencode: {
+    // OpenCode 1.18.33 has no hook settings: it runs every plugin module in `plugin/` or
+    // `plugins/` of its config folders ($XDG_CONFIG_HOME/opencode, each `.opencode` from the
+    // working directory up to the project root, ~/.opencode) and every `plugin` entry of its
+    // opencode.json(c) files. A plugin the agent wrote runs in process beside Buckler's (and
+    // can rewrite a call after Buckler checked it), and a config can change which plugins load:
+    // all of them are Buckler's to protect.
+    settings: [
+      { base: 'harness_home', path: 'plugin/**' },
+      { base: 'harness_home', path: 'plugins/**' },
+      { base: 'harness_home', path: 'opencode.json' },
+      { base: 'harness_home', path: 'opencode.jsonc' },
+      { base: 'harness_home', path: 'config.json' },
+      { base: 'harness_home', path: 'package.json' },
+      { base: 'project', path: '.opencode/plugin/**' },
+      { base: 'project', path: '.opencode/plugins/**' },
+      { base: 'project', path: '.opencode/opencode.json' },
+      { base: 'project', path: '.opencode/opencode.jsonc' },
+      { base: 'project', path: '.opencode/package.json' },
+      // Not listed: `opencode.json(c)` at a project's root, which OpenCode also reads (and whose
+      // `plugin` list loads plugins). A project pattern is matched anywhere, and one without a
+      // leading dot would make every recursive delete that may hold such a file (`rm -rf
+      // ./out/*`) a tamper: docs/adapters/opencode.md says so.
+    ],
+    // `opencode auth login` keeps provider keys in auth.json in its data folder.
+    credentials: [{ base: 'home', path: '.local/share/opencode/auth.json' }],
+    // No folder-trust step: OpenCode loads a project's plugins without asking.
+    trust: [],
+  },
 };

@@ -107,7 +107,7 @@ export function statusOfValue(installer: HarnessInstaller, file: string, value: 
 
 /** Reads `file` and reports on it. Throws InstallerError for an unreadable or malformed file. */
 export function readStatus(installer: HarnessInstaller, file: string, expected: string | null): ConfigStatus {
-  const snap = readConfig(file);
+  const snap = readConfig(file, installer.codec);
   let value: JsonObject | null = null;
   if (snap.exists) {
     const problem = installer.problem(snap.value);
