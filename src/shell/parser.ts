@@ -872,7 +872,7 @@ export class Parser extends Lexer {
     let op: string | undefined;
     if (fd === '' && rest.startsWith('&>')) op = rest.startsWith('&>>') ? '&>>' : '&>';
     else if (this.procSubAt(j)) return false;
-    else op = /^(<<<|<<-|<<|<&|<>|<|>>|>&|>\||>)/.exec(rest)?.[1];
+    else op = redirOperator(rest);
     if (op === undefined) return false;
     const start = this.pos;
     this.pos = j + op.length;
@@ -942,4 +942,21 @@ function assignWord(a: Assign, src: string, start: number, end: number): Word {
     for (const p of a.value.parts) b.parts.push(p);
   }
   return { parts: b.parts, start, end };
+}
+
+/**
+ * The redirection operator `rest` starts with (`<<<`, `<<-`, `<<`, `<&`, `<>`, `<`, `>>`, `>&`,
+ * `>|`, `>`), or undefined: what `/^(<<<|<<-|<<|<&|<>|<|>>|>&|>\||>)/` matches, without a
+ * regular expression, which a hook would compile on its first redirection or `&&`
+ * (docs/performance.md; a property test checks the two agree).
+ */
+export function redirOperator(rest: string): string | undefined {
+  const a = rest[0];
+  const b = rest[1];
+  if (a === '<') {
+    if (b === '<') return rest[2] === '<' ? '<<<' : rest[2] === '-' ? '<<-' : '<<';
+    return b === '&' ? '<&' : b === '>' ? '<>' : '<';
+  }
+  if (a === '>') return b === '>' ? '>>' : b === '&' ? '>&' : b === '|' ? '>|' : '>';
+  return undefined;
 }
