@@ -105,11 +105,18 @@ function filterRoots(ctx: Pick<PathContext, 'roots' | 'home'>): string[] {
   return out;
 }
 
-const GLOB = /[*?[]/;
+/** The index of the first `*`, `?` or `[` in `p`, or -1 (no regular expression on the hook path). */
+function firstGlobChar(p: string): number {
+  for (let i = 0; i < p.length; i++) {
+    const c = p.charCodeAt(i);
+    if (c === 42 || c === 63 || c === 91) return i;
+  }
+  return -1;
+}
 
 /** The fixed prefix of a glob, up to the last `/` before its first glob character. */
 function globPrefix(p: string): string {
-  const i = p.search(GLOB);
+  const i = firstGlobChar(p);
   if (i === -1) return p;
   const slash = p.lastIndexOf('/', i);
   return slash <= 0 ? (p.startsWith('/') ? '/' : '') : p.slice(0, slash);
@@ -168,7 +175,7 @@ export function resolvePath(written: string, dynamic: boolean, cwd: string | nul
   else if (w.startsWith('/')) abs = w;
   else if (cwd === null || !cwd.startsWith('/')) return runtime(written);
   else abs = `${cwd}/${w}`;
-  const glob = GLOB.test(abs);
+  const glob = firstGlobChar(abs) >= 0;
   const fixed = glob ? globPrefix(abs) : abs;
   if (fixed === '') return runtime(written);
   const path = normalizeAbsolute(fixed);
