@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { assignmentName, isPasswordSwitchProgram, isSecretName, redactSecrets, REDACTED, SHAPES, type RedactionKind } from './redact.ts';
+import { assignmentName, isPasswordSwitchProgram, isSecretName, nameParts, redactSecrets, REDACTED, SHAPES, type RedactionKind } from './redact.ts';
 
 const R = REDACTED;
 const GHP = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
@@ -389,5 +389,22 @@ describe('hand-written word checks match the expressions they replace', () => {
       fc.property(word, (s) => assignmentName(s) === (ASSIGNMENT.exec(s)?.[1] ?? null) && isPasswordSwitchProgram(s) === PASSWORD_SWITCH.test(s)),
       { numRuns: 5000 },
     );
+  });
+});
+
+describe('nameParts matches the expressions it replaces', () => {
+  const RE = (name: string): string[] =>
+    name
+      .replace(/^-+/, '')
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .toLowerCase()
+      .split(/[-_.]+/)
+      .filter(Boolean);
+  it.each(['AWS_SECRET_ACCESS_KEY', '--client-secret', 'apiToken', 'aB', 'AB', 'a1B', '--', '', 'x..y', 'ÄbC', 'getHTTPResponse', '-a-'])('%j', (n) => {
+    expect(nameParts(n)).toEqual(RE(n));
+  });
+  it('on generated names', () => {
+    const name = fc.array(fc.constantFrom('a', 'B', '1', '-', '_', '.', 'é', 'É', 'Z', 'z'), { maxLength: 10 }).map((a) => a.join(''));
+    fc.assert(fc.property(name, (n) => JSON.stringify(nameParts(n)) === JSON.stringify(RE(n))), { numRuns: 10000 });
   });
 });

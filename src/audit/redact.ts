@@ -75,20 +75,41 @@ interface Span {
 // ---- names that look secret -------------------------------------------------------------
 
 /** Split `AWS_SECRET_ACCESS_KEY`, `--client-secret`, `apiToken` into lower-case parts. */
-function nameParts(name: string): string[] {
-  return name
-    .replace(/^-+/, '')
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .toLowerCase()
-    .split(/[-_.]+/)
-    .filter(Boolean);
+export function nameParts(name: string): string[] {
+  // What `name.replace(/^-+/, '').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+  // .split(/[-_.]+/).filter(Boolean)` gives, in one pass and without regular expressions, which
+  // a deny's audit record would compile in every hook (a property test checks the two agree).
+  const parts: string[] = [];
+  let i = 0;
+  while (i < name.length && name[i] === '-') i++;
+  let part = '';
+  let prev = -1;
+  for (; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 45 || c === 95 || c === 46) {
+      if (part !== '') parts.push(part);
+      part = '';
+      prev = c;
+      continue;
+    }
+    const upper = c >= 65 && c <= 90;
+    if (upper && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57)) && part !== '') {
+      parts.push(part);
+      part = '';
+    }
+    part += name[i]!.toLowerCase();
+    prev = c;
+  }
+  if (part !== '') parts.push(part);
+  return parts;
 }
+
+const SECRET_SUFFIXES = ['token', 'secret', 'secrets', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'apikey', 'accesskey', 'privatekey', 'secretkey'];
 
 /**
  * Last part ends with one of these: `PGPASSWORD`, `GITHUB_TOKEN`. Not `tokens`: `--max-tokens`
  * is a number, not a secret.
  */
-const SECRET_SUFFIX = /(token|secrets?|password|passwd|passphrase|credentials?|apikey|accesskey|privatekey|secretkey)$/;
 /** Last part is exactly one of these: `DB_PASS`, `MYSQL_PWD`, `--auth`, openssl `-passin`. */
 const SECRET_WORD = new Set(['pass', 'pwd', 'pw', 'auth', 'cookie', 'storepass', 'keypass', 'passin', 'passout']);
 /** Last two parts: `AWS_SECRET_ACCESS_KEY`, `X_API_KEY`. */
@@ -127,7 +148,7 @@ export function isSecretName(name: string): boolean {
   const parts = nameParts(name);
   const last = parts[parts.length - 1];
   if (last === undefined || NOT_SECRET.has(parts.join('_')) || SWITCH_PREFIX.has(parts[0] as string)) return false;
-  if (SECRET_SUFFIX.test(last) || SECRET_WORD.has(last)) return true;
+  if (SECRET_SUFFIXES.some((x) => last.endsWith(x)) || SECRET_WORD.has(last)) return true;
   const pair = parts.slice(-2).join('_');
   if (SECRET_PAIR.has(pair)) return true;
   // `APP_SECRET_B64`, `STRIPE_SECRET_KEY_LIVE`, `DB_PASSWORD_PROD`: a secret word in the middle,

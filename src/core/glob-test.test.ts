@@ -6,6 +6,7 @@ import { globRegExp, globTest } from './paths.ts';
 const patterns = [
   '/home/u/.aws/credentials', '.cursor/hooks.json', '**/.cursor/hooks.json', '.env', '/dev/**', '/home/u/.ssh/**',
   '.git/**', '**/.git/**', '/etc/profile.d/*', '.env.*', '*.pem', '/a/{b,c}/d', '/', 'x', '.git', '/dev/shm/**',
+  '.github/hooks/*.json', '/a/*b*c', '*', '/*', 'a*', '*a*a*',
 ];
 const paths = [
   '/home/u/.aws/credentials', '/home/u/.aws/credentials2', '/x/.cursor/hooks.json', '/.cursor/hooks.json', '/x.cursor/hooks.json',
@@ -18,9 +19,9 @@ describe('globTest agrees with globRegExp', () => {
     expect(globTest(p, q)).toBe(globRegExp(p).test(q));
   });
   it('on generated patterns and paths', () => {
-    const comp = fc.constantFrom('a', 'b', '.git', '.env', 'x.y', '**', '*');
+    const comp = fc.constantFrom('a', 'b', '.git', '.env', 'x.y', '**', '*', '.env.*', '*.y', 'a*a', '*a*', '**a');
     const pat = fc.tuple(fc.boolean(), fc.array(comp, { minLength: 1, maxLength: 4 })).map(([abs, cs]) => (abs ? '/' : '') + cs.join('/'));
-    const path = fc.array(fc.constantFrom('a', 'b', '.git', '.env', 'x.y', 'c'), { minLength: 0, maxLength: 5 }).map((cs) => `/${cs.join('/')}`);
+    const path = fc.array(fc.constantFrom('a', 'b', '.git', '.env', 'x.y', 'c', '.env.local', 'aa', 'aba', 'a.y'), { minLength: 0, maxLength: 5 }).map((cs) => `/${cs.join('/')}`);
     fc.assert(fc.property(pat, path, (p, q) => globTest(p, q) === globRegExp(p).test(q)), { numRuns: 20000 });
   });
 });

@@ -231,7 +231,35 @@ export function globTest(pattern: string, path: string): boolean {
     }
     return false;
   }
+  // A fixed directory and a last component with `*` only (`.env.*`, `.github/hooks/*.json`).
+  const slash = body.lastIndexOf('/');
+  const last = body.slice(slash + 1);
+  const dir = body.slice(0, slash + 1);
+  if (!hasGlobChar(dir) && !last.includes('?') && !last.includes('{') && !last.includes('**')) {
+    const at = path.lastIndexOf('/');
+    const name = path.slice(at + 1);
+    if (!starMatch(last, name)) return false;
+    const head = path.slice(0, at + 1);
+    if (anchored) return head === dir;
+    return dir === '' || endsWithComponents(head.slice(0, -1), dir.slice(0, -1));
+  }
   return globRegExp(pattern).test(path);
+}
+
+/** Whether `name` (one component) matches `pat`, whose only glob character is `*`. */
+function starMatch(pat: string, name: string): boolean {
+  const parts = pat.split('*');
+  const first = parts[0] as string;
+  const lastPart = parts[parts.length - 1] as string;
+  if (name.length < first.length + lastPart.length || !name.startsWith(first) || !name.endsWith(lastPart)) return false;
+  let at = first.length;
+  const end = name.length - lastPart.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const k = name.indexOf(parts[i] as string, at);
+    if (k < 0 || k + (parts[i] as string).length > end) return false;
+    at = k + (parts[i] as string).length;
+  }
+  return true;
 }
 
 /** The unanchored pattern TAIL matches: the path is TAIL, or ends with `/TAIL`. */

@@ -878,7 +878,7 @@ export class Parser extends Lexer {
     this.pos = j + op.length;
     this.skipBlanks();
     // `>2>&1`: digits right before `<`/`>` are an fd number, not a target word (`>&` takes one).
-    if (op !== '>&' && op !== '<&' && /^[0-9]+[<>]/.test(this.src.slice(this.pos, this.pos + 24))) this.unexpected();
+    if (op !== '>&' && op !== '<&' && digitsThenArrow(this.src, this.pos)) this.unexpected();
     const target = this.readWord();
     if (target === null) this.unexpected();
     // A lone backslash at the very end cannot be a target (bash: unexpected end of file).
@@ -959,4 +959,12 @@ export function redirOperator(rest: string): string | undefined {
   }
   if (a === '>') return b === '>' ? '>>' : b === '&' ? '>&' : b === '|' ? '>|' : '>';
   return undefined;
+}
+
+/** `/^[0-9]+[<>]/` at `pos` of `src` (within 24 characters), without a regular expression. */
+export function digitsThenArrow(src: string, pos: number): boolean {
+  let i = pos;
+  const end = Math.min(src.length, pos + 24);
+  while (i < end && src.charCodeAt(i) >= 48 && src.charCodeAt(i) <= 57) i++;
+  return i > pos && i < end && (src[i] === '<' || src[i] === '>');
 }
