@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isSecretName, redactSecrets, REDACTED, SHAPES, type RedactionKind } from './redact.ts';
+import fc from 'fast-check';
+import { assignmentName, isPasswordSwitchProgram, isSecretName, nameParts, redactSecrets, REDACTED, SHAPES, type RedactionKind } from './redact.ts';
 
 const R = REDACTED;
 const GHP = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
@@ -370,5 +371,40 @@ describe('the misses of issue #14', () => {
     'echo $((2*3)) $(date +%s)',
   ])('leaves alone: %s', (command) => {
     expect(redactSecrets(command)).toEqual({ text: command, kinds: [], count: 0 });
+  });
+});
+
+describe('hand-written word checks match the expressions they replace', () => {
+  const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
+  const PASSWORD_SWITCH = /^(mysql\w*|mariadb[\w-]*|psql|pg_dump|pg_dumpall|pg_restore|createdb|dropdb|vacuumdb|reindexdb|clusterdb)$/;
+  const word = fc.array(fc.constantFrom('a', 'Z', '_', '1', '=', '-', ' ', 'é', 'mysql', 'mariadb', 'psql', 'x=y'), { maxLength: 6 }).map((a) => a.join(''));
+  it.each(['A=1', '_a=', '1A=2', 'a b=c', '=x', 'PATH', 'Ab_9=x=y', ''])('assignmentName %j', (s) => {
+    expect(assignmentName(s)).toBe(ASSIGNMENT.exec(s)?.[1] ?? null);
+  });
+  it.each(['mysql', 'mysqldump', 'mysql-x', 'mariadb', 'mariadb-dump', 'mariadb.x', 'psql', 'psqlx', 'pg_dump', 'clusterdb', 'x'])('isPasswordSwitchProgram %j', (s) => {
+    expect(isPasswordSwitchProgram(s)).toBe(PASSWORD_SWITCH.test(s));
+  });
+  it('on generated words', () => {
+    fc.assert(
+      fc.property(word, (s) => assignmentName(s) === (ASSIGNMENT.exec(s)?.[1] ?? null) && isPasswordSwitchProgram(s) === PASSWORD_SWITCH.test(s)),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('nameParts matches the expressions it replaces', () => {
+  const RE = (name: string): string[] =>
+    name
+      .replace(/^-+/, '')
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .toLowerCase()
+      .split(/[-_.]+/)
+      .filter(Boolean);
+  it.each(['AWS_SECRET_ACCESS_KEY', '--client-secret', 'apiToken', 'aB', 'AB', 'a1B', '--', '', 'x..y', 'ÄbC', 'getHTTPResponse', '-a-'])('%j', (n) => {
+    expect(nameParts(n)).toEqual(RE(n));
+  });
+  it('on generated names', () => {
+    const name = fc.array(fc.constantFrom('a', 'B', '1', '-', '_', '.', 'é', 'É', 'Z', 'z'), { maxLength: 10 }).map((a) => a.join(''));
+    fc.assert(fc.property(name, (n) => JSON.stringify(nameParts(n)) === JSON.stringify(RE(n))), { numRuns: 10000 });
   });
 });

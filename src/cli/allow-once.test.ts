@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PolicyInput, PolicyOutput } from '../core/contract.ts';
-import { addEntry, allowCommandText, blockingCommands, consume, readStore, revokeEntries, REUSE_MS } from './allow-once.ts';
+import { addEntry, allowCommandText, plainWord, blockingCommands, consume, readStore, revokeEntries, REUSE_MS } from './allow-once.ts';
 
 let dir: string;
 let file: string;
@@ -112,5 +112,17 @@ describe('applyAllowOnce (the driver side)', () => {
     const c = applyAllowOnce(shellInput(), deny(null), env, warn);
     expect(c.output.decision).toBe('allow');
     expect(c.allowOnce).toMatchObject({ was: 'deny', project: path.join(dir, 'proj') });
+  });
+});
+
+describe('plainWord matches the expression it replaces', () => {
+  const RE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+  it('on every printable ASCII character and a few more', () => {
+    for (let c = 0; c < 256; c++) {
+      const ch = String.fromCharCode(c);
+      expect(plainWord(ch), JSON.stringify(ch)).toBe(RE.test(ch));
+      expect(plainWord(`a${ch}b`), JSON.stringify(ch)).toBe(RE.test(`a${ch}b`));
+    }
+    expect(plainWord('')).toBe(false);
   });
 });

@@ -41,13 +41,29 @@ export interface ScopedPath {
 
 const PSEUDO = new Set(['/dev/null', '/dev/zero', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/random', '/dev/urandom']);
 
-const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)/;
+/**
+ * Whether `p` holds `//`, or `/.` or `/..` followed by `/` or the end: what
+ * `/\/\/|\/\.\.?(?:\/|$)/` finds, without compiling a regular expression on every hook
+ * (a property test checks the two agree).
+ */
+export function notNormal(p: string): boolean {
+  for (let i = p.indexOf('/'); i >= 0 && i < p.length; i = p.indexOf('/', i + 1)) {
+    const c = p.charCodeAt(i + 1);
+    if (c === 47) return true;
+    if (c === 46) {
+      let j = i + 2;
+      if (p.charCodeAt(j) === 46) j++;
+      if (j === p.length || p.charCodeAt(j) === 47) return true;
+    }
+  }
+  return false;
+}
 
 /** Collapses `//`, `.` and `..` of an absolute POSIX path (`/..` stays `/`). */
 export function normalizeAbsolute(p: string): string {
   // Most paths are already normal: no `//`, `/./`, `/../`, trailing `/` (measured: splitting
   // every path was a fifth of a decision's time).
-  if (p === '/' || (p.charCodeAt(0) === 47 && p.charCodeAt(p.length - 1) !== 47 && !NOT_NORMAL.test(p))) return p;
+  if (p === '/' || (p.charCodeAt(0) === 47 && p.charCodeAt(p.length - 1) !== 47 && !notNormal(p))) return p;
   const out: string[] = [];
   for (const part of p.split('/')) {
     if (part === '' || part === '.') continue;
@@ -89,11 +105,18 @@ function filterRoots(ctx: Pick<PathContext, 'roots' | 'home'>): string[] {
   return out;
 }
 
-const GLOB = /[*?[]/;
+/** The index of the first `*`, `?` or `[` in `p`, or -1 (no regular expression on the hook path). */
+function firstGlobChar(p: string): number {
+  for (let i = 0; i < p.length; i++) {
+    const c = p.charCodeAt(i);
+    if (c === 42 || c === 63 || c === 91) return i;
+  }
+  return -1;
+}
 
 /** The fixed prefix of a glob, up to the last `/` before its first glob character. */
 function globPrefix(p: string): string {
-  const i = p.search(GLOB);
+  const i = firstGlobChar(p);
   if (i === -1) return p;
   const slash = p.lastIndexOf('/', i);
   return slash <= 0 ? (p.startsWith('/') ? '/' : '') : p.slice(0, slash);
@@ -152,7 +175,7 @@ export function resolvePath(written: string, dynamic: boolean, cwd: string | nul
   else if (w.startsWith('/')) abs = w;
   else if (cwd === null || !cwd.startsWith('/')) return runtime(written);
   else abs = `${cwd}/${w}`;
-  const glob = GLOB.test(abs);
+  const glob = firstGlobChar(abs) >= 0;
   const fixed = glob ? globPrefix(abs) : abs;
   if (fixed === '') return runtime(written);
   const path = normalizeAbsolute(fixed);

@@ -195,9 +195,76 @@ function globSource(pattern: string): string {
 export function globMatches(pattern: string, path: string, home: string | null): boolean {
   if (pattern === '~' || pattern.startsWith('~/')) {
     if (home === null || !isWithin(path, home)) return false;
-    return globRegExp(`${home === '/' ? '' : home}${pattern.slice(1)}`).test(path);
+    return globTest(`${home === '/' ? '' : home}${pattern.slice(1)}`, path);
+  }
+  return globTest(pattern, path);
+}
+
+/** Whether `s` holds a glob character (`*`, `?`, `{`). */
+export function hasGlobChar(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 42 || c === 63 || c === 123) return true;
+  }
+  return false;
+}
+
+/**
+ * `globRegExp(pattern).test(path)`, with the common shapes of rule globs decided by string
+ * comparison: a fixed path (`~/.aws/credentials`, `.cursor/hooks.json` anywhere) and a fixed
+ * directory's contents (`/dev/**`, `~/.ssh/**`). A hook checks every path of a command against
+ * dozens of such globs, each with the home directory filled in; as regular expressions each
+ * was compiled on its first use in every hook process (about 60 for `rm -rf out`, a millisecond
+ * and more; docs/performance.md). Other shapes use the expression. A property test checks the
+ * two agree.
+ */
+export function globTest(pattern: string, path: string): boolean {
+  const anchored = pattern.startsWith('/');
+  const body = anchored ? pattern : pattern.startsWith('**/') ? pattern.slice(3) : pattern;
+  if (!hasGlobChar(body)) return anchored ? path === body : endsWithComponents(path, body);
+  if (body.endsWith('/**') && body.length > 3 && !hasGlobChar(body.slice(0, -3))) {
+    const dir = `${body.slice(0, -2)}`; // with its trailing `/`
+    if (anchored) return path.length > dir.length && path.startsWith(dir);
+    // `(?:.*/)?DIR/.+`: DIR/ at the start or after a `/`, with something after it.
+    for (let i = path.indexOf(dir); i >= 0; i = path.indexOf(dir, i + 1)) {
+      if ((i === 0 || path.charCodeAt(i - 1) === 47) && path.length > i + dir.length) return true;
+    }
+    return false;
+  }
+  // A fixed directory and a last component with `*` only (`.env.*`, `.github/hooks/*.json`).
+  const slash = body.lastIndexOf('/');
+  const last = body.slice(slash + 1);
+  const dir = body.slice(0, slash + 1);
+  if (!hasGlobChar(dir) && !last.includes('?') && !last.includes('{') && !last.includes('**')) {
+    const at = path.lastIndexOf('/');
+    const name = path.slice(at + 1);
+    if (!starMatch(last, name)) return false;
+    const head = path.slice(0, at + 1);
+    if (anchored) return head === dir;
+    return dir === '' || endsWithComponents(head.slice(0, -1), dir.slice(0, -1));
   }
   return globRegExp(pattern).test(path);
+}
+
+/** Whether `name` (one component) matches `pat`, whose only glob character is `*`. */
+function starMatch(pat: string, name: string): boolean {
+  const parts = pat.split('*');
+  const first = parts[0] as string;
+  const lastPart = parts[parts.length - 1] as string;
+  if (name.length < first.length + lastPart.length || !name.startsWith(first) || !name.endsWith(lastPart)) return false;
+  let at = first.length;
+  const end = name.length - lastPart.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const k = name.indexOf(parts[i] as string, at);
+    if (k < 0 || k + (parts[i] as string).length > end) return false;
+    at = k + (parts[i] as string).length;
+  }
+  return true;
+}
+
+/** The unanchored pattern TAIL matches: the path is TAIL, or ends with `/TAIL`. */
+function endsWithComponents(path: string, tail: string): boolean {
+  return path === tail || (path.endsWith(tail) && path.charCodeAt(path.length - tail.length - 1) === 47);
 }
 
 /**
@@ -229,11 +296,9 @@ function componentsOverlap(r: string[], i: number, p: string[], j: number, steps
   return componentOverlaps(r[i]!, p[j]!) && componentsOverlap(r, i + 1, p, j + 1, steps + 1);
 }
 
-const WILD = /[*?{]/;
-
 /** `a`: a rule's component; `b`: the command's. */
 function componentOverlaps(a: string, b: string): boolean {
-  if (!WILD.test(a) && !WILD.test(b)) return a === b;
+  if (!hasGlobChar(a) && !hasGlobChar(b)) return a === b;
   const fixed = (x: string): string => x.replace(/\{([^,}]*)[^}]*\}/g, '$1').replace(/\*/g, '').replace(/\?/g, 'x');
   // The shell's `*` and `?` do not match a leading dot: `src/*` names no `.env`.
   if (/^[*?[]/.test(b) && fixed(a).startsWith('.')) return false;
@@ -253,7 +318,9 @@ export function inLocation(pattern: string, p: { path: string | null; glob: bool
   if (p.recursive && !p.glob) {
     const abs = pattern === '~' || pattern.startsWith('~/') ? (home === null ? null : `${home === '/' ? '' : home}${pattern.slice(1)}`) : pattern;
     if (abs !== null && abs.startsWith('/')) {
-      const fixed = abs.slice(0, abs.search(/[*?{]|$/));
+      let end = 0;
+      while (end < abs.length && !hasGlobChar(abs[end] as string)) end++;
+      const fixed = abs.slice(0, end);
       if (isWithin(fixed, path)) return true;
     } else if (abs !== null) {
       // A pattern matched anywhere (`.claude/settings.json`): the path ends with its leading

@@ -946,13 +946,39 @@ function withCwd(cmd: ShellCommand, vars: Vars): ShellCommand {
 }
 
 /** A path that does not depend on the directory it is read in: `/x`, `~`, `~/x`, `$HOME/x`. */
-const ROOTED = /^(?:\/|~(?:\/|$)|\$\{?(?:HOME|TMPDIR)\}?(?:\/|$))/;
+/**
+ * `/^(?:\/|~(?:\/|$)|\$\{?(?:HOME|TMPDIR)\}?(?:\/|$))/`, without a regular expression: `cd` is
+ * in many agent command lines, and a hook would compile it every time (a test checks the two agree).
+ */
+export function isRooted(v: string): boolean {
+  if (v.startsWith('/')) return true;
+  if (v.startsWith('~')) return v.length === 1 || v[1] === '/';
+  if (!v.startsWith('$')) return false;
+  let i = 1;
+  const brace = v[1] === '{';
+  if (brace) i = 2;
+  let name: string;
+  if (v.startsWith('HOME', i)) name = 'HOME';
+  else if (v.startsWith('TMPDIR', i)) name = 'TMPDIR';
+  else return false;
+  i += name.length;
+  // `${?` and `}?` are independent in the expression: `$HOME}` and `${HOME` match too.
+  if (v[i] === '}') i++;
+  return i === v.length || v[i] === '/';
+}
+
+/** `-L`, `-P`, `-e`, `-@` and their combinations: `cd`'s options (`/^-[LPe@]+$/`). */
+export function isCdOptions(v: string): boolean {
+  if (v.length < 2 || v[0] !== '-') return false;
+  for (let i = 1; i < v.length; i++) if (!'LPe@'.includes(v[i] as string)) return false;
+  return true;
+}
 
 /** `cd DIR`, `pushd DIR`, `popd`: the directory later commands of this shell run in. */
 function changeDir(prog: string, args: ArgWord[], vars: Vars, cond: boolean): void {
   let target: ArgWord | undefined;
   let i = 1;
-  while (i < args.length && /^-[LPe@]+$/.test(args[i]?.value ?? '')) i++;
+  while (i < args.length && isCdOptions(args[i]?.value ?? '')) i++;
   if (args[i]?.value === '--') i++;
   target = args[i];
   if (cond || prog === 'popd' || target?.value === '-' || (prog === 'pushd' && target !== undefined && /^[+-]\d+$/.test(target.value))) {
@@ -965,11 +991,11 @@ function changeDir(prog: string, args: ArgWord[], vars: Vars, cond: boolean): vo
     return;
   }
   const value = t.value;
-  if (t.dynamic && !(ROOTED.test(value) && value.startsWith('$'))) {
+  if (t.dynamic && !(isRooted(value) && value.startsWith('$'))) {
     vars.set(CWD, null);
     return;
   }
-  if (ROOTED.test(value) && (target?.qtilde !== true || !value.startsWith('~'))) {
+  if (isRooted(value) && (target?.qtilde !== true || !value.startsWith('~'))) {
     vars.set(CWD, (t.dynamic ? DYN : '') + value);
     return;
   }

@@ -872,13 +872,13 @@ export class Parser extends Lexer {
     let op: string | undefined;
     if (fd === '' && rest.startsWith('&>')) op = rest.startsWith('&>>') ? '&>>' : '&>';
     else if (this.procSubAt(j)) return false;
-    else op = /^(<<<|<<-|<<|<&|<>|<|>>|>&|>\||>)/.exec(rest)?.[1];
+    else op = redirOperator(rest);
     if (op === undefined) return false;
     const start = this.pos;
     this.pos = j + op.length;
     this.skipBlanks();
     // `>2>&1`: digits right before `<`/`>` are an fd number, not a target word (`>&` takes one).
-    if (op !== '>&' && op !== '<&' && /^[0-9]+[<>]/.test(this.src.slice(this.pos, this.pos + 24))) this.unexpected();
+    if (op !== '>&' && op !== '<&' && digitsThenArrow(this.src, this.pos)) this.unexpected();
     const target = this.readWord();
     if (target === null) this.unexpected();
     // A lone backslash at the very end cannot be a target (bash: unexpected end of file).
@@ -942,4 +942,29 @@ function assignWord(a: Assign, src: string, start: number, end: number): Word {
     for (const p of a.value.parts) b.parts.push(p);
   }
   return { parts: b.parts, start, end };
+}
+
+/**
+ * The redirection operator `rest` starts with (`<<<`, `<<-`, `<<`, `<&`, `<>`, `<`, `>>`, `>&`,
+ * `>|`, `>`), or undefined: what `/^(<<<|<<-|<<|<&|<>|<|>>|>&|>\||>)/` matches, without a
+ * regular expression, which a hook would compile on its first redirection or `&&`
+ * (docs/performance.md; a property test checks the two agree).
+ */
+export function redirOperator(rest: string): string | undefined {
+  const a = rest[0];
+  const b = rest[1];
+  if (a === '<') {
+    if (b === '<') return rest[2] === '<' ? '<<<' : rest[2] === '-' ? '<<-' : '<<';
+    return b === '&' ? '<&' : b === '>' ? '<>' : '<';
+  }
+  if (a === '>') return b === '>' ? '>>' : b === '&' ? '>&' : b === '|' ? '>|' : '>';
+  return undefined;
+}
+
+/** `/^[0-9]+[<>]/` at `pos` of `src` (within 24 characters), without a regular expression. */
+export function digitsThenArrow(src: string, pos: number): boolean {
+  let i = pos;
+  const end = Math.min(src.length, pos + 24);
+  while (i < end && src.charCodeAt(i) >= 48 && src.charCodeAt(i) <= 57) i++;
+  return i > pos && i < end && (src[i] === '<' || src[i] === '>');
 }
