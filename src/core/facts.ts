@@ -8,7 +8,7 @@
  */
 import { readArgv } from '../grammars/reader.ts';
 import type { Grammars, ReadArgs } from '../grammars/types.ts';
-import type { ShellCommand } from '../shell/types.ts';
+import type { ScriptSource, ShellCommand } from '../shell/types.ts';
 
 export interface CommandFacts {
   readonly cmd: ShellCommand;
@@ -23,6 +23,16 @@ export interface CommandFacts {
   readonly refspecForce: boolean;
   readonly refspecDelete: boolean;
   readonly ghApiDelete: boolean;
+  /** The producers of the script this command stands for (ShellCommand.script_from), read. */
+  readonly scriptFrom: readonly ScriptFromFacts[];
+}
+
+export interface ScriptFromFacts {
+  /** programName of the producer. */
+  program: string;
+  how: ScriptSource['how'];
+  /** Its options, read with its grammar (computed on first use). */
+  readonly flags: ReadonlySet<string>;
 }
 
 /**
@@ -40,6 +50,7 @@ class Facts implements CommandFacts {
   private readArgs: ReadArgs | undefined;
   private wordSet: Set<string> | undefined;
   private refspecs: { force: boolean; del: boolean } | undefined;
+  private sources: ScriptFromFacts[] | undefined;
 
   constructor(
     readonly cmd: ShellCommand,
@@ -97,6 +108,25 @@ class Facts implements CommandFacts {
 
   get refspecDelete(): boolean {
     return this.gitPushRefspecs().del;
+  }
+
+  get scriptFrom(): readonly ScriptFromFacts[] {
+    if (this.sources === undefined) {
+      const grammars = this.grammars;
+      this.sources = (this.cmd.script_from ?? []).map((src) => {
+        const program = programName(src.argv[0] ?? '');
+        let flags: ReadonlySet<string> | undefined;
+        return {
+          program,
+          how: src.how,
+          get flags(): ReadonlySet<string> {
+            flags ??= readArgv([program, ...src.argv.slice(1)], src.dynamic, grammars).flags;
+            return flags;
+          },
+        };
+      });
+    }
+    return this.sources;
   }
 
   get ghApiDelete(): boolean {

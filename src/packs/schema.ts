@@ -40,7 +40,12 @@ type Path = (string | number)[];
 const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs', 'guarded_words'];
 const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
 const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'gh_api_delete', 'opaque', 'subcommand_dynamic'] as const;
-const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', ...SEGMENT_BOOLEANS];
+const SEGMENT_KEYS = [
+  'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case',
+  'positionals_min', 'positionals_any', 'script_from', ...SEGMENT_BOOLEANS,
+];
+const SCRIPT_FROM_KEYS = ['programs', 'flags_any', 'how'];
+const SCRIPT_HOW = ['pipe', 'substitution', 'file'] as const;
 const MESSAGE_KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
 export const DEFAULT_PRIORITY = 50;
 
@@ -331,17 +336,24 @@ function readSegment(v: unknown, path: Path, grammars: Grammars): SegmentMatcher
     }
     m.subcommand = canonicalSubcommand(words, m.program, grammars);
   }
-  for (const k of ['flags_any', 'flags_all', 'words_any'] as const) {
+  for (const k of ['flags_any', 'flags_all', 'flags_none'] as const) {
+    const x = v[k];
+    if (x === undefined || x === null) continue;
+    m[k] = readOptions(x, [...path, k], k);
+  }
+  for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'positionals_any'] as const) {
     const x = v[k];
     if (x === undefined || x === null) continue;
     if (!isStringList(x) || x.length === 0) throw new RuleProblem(`"${k}" must be a non-empty list of strings`, [...path, k]);
-    if (k !== 'words_any') {
-      const bad = x.find((f) => !/^-./.test(f));
-      if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)} must be an option such as -f or --force`, [...path, k]);
-      // `--force-with-lease=x` in a rule means the option, as in the command.
-      m[k] = x.map((f) => (f.startsWith('--') && f.includes('=') ? f.slice(0, f.indexOf('=')) : f));
-    } else m[k] = x;
+    m[k] = k === 'words_any_ignore_case' ? x.map((w) => w.toLowerCase()) : x;
   }
+  const min = v['positionals_min'];
+  if (min !== undefined && min !== null) {
+    if (typeof min !== 'number' || !Number.isInteger(min) || min < 0) throw new RuleProblem('"positionals_min" must be a whole number (0 or more)', [...path, 'positionals_min']);
+    m.positionals_min = min;
+  }
+  const from = v['script_from'];
+  if (from !== undefined && from !== null) m.script_from = readScriptFrom(from, [...path, 'script_from']);
   for (const k of SEGMENT_BOOLEANS) {
     const x = v[k];
     if (x === undefined || x === null) continue;
@@ -349,6 +361,39 @@ function readSegment(v: unknown, path: Path, grammars: Grammars): SegmentMatcher
     if (x) m[k] = true;
   }
   return m;
+}
+
+function readOptions(x: unknown, path: Path, k: string): string[] {
+  if (!isStringList(x) || x.length === 0) throw new RuleProblem(`"${k}" must be a non-empty list of strings`, path);
+  const bad = x.find((f) => !/^-./.test(f));
+  if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)} must be an option such as -f or --force`, path);
+  // `--force-with-lease=x` in a rule means the option, as in the command.
+  return x.map((f) => (f.startsWith('--') && f.includes('=') ? f.slice(0, f.indexOf('=')) : f));
+}
+
+/** `script_from: { programs: [...], flags_any: [...], how: [...] }`. */
+function readScriptFrom(v: unknown, path: Path): NonNullable<SegmentMatcher['script_from']> {
+  if (!isObject(v)) throw new RuleProblem('"script_from" must be a mapping with "programs" (and optionally "flags_any", "how")', path);
+  for (const k of Object.keys(v)) {
+    if (!SCRIPT_FROM_KEYS.includes(k)) throw new RuleProblem(`unknown script_from field "${k}" (known: ${SCRIPT_FROM_KEYS.join(', ')})`, [...path, k]);
+  }
+  const programs = v['programs'];
+  const list = typeof programs === 'string' ? [programs] : programs;
+  if (!isStringList(list) || list.length === 0 || list.some((p) => p === '')) {
+    throw new RuleProblem('"script_from.programs" must be a program name or a non-empty list of them', [...path, 'programs']);
+  }
+  const out: NonNullable<SegmentMatcher['script_from']> = { programs: list.map((p) => programName(p.slice(p.lastIndexOf('/') + 1))) };
+  const flags = v['flags_any'];
+  if (flags !== undefined && flags !== null) out.flags_any = readOptions(flags, [...path, 'flags_any'], 'script_from.flags_any');
+  const how = v['how'];
+  if (how !== undefined && how !== null) {
+    const h = typeof how === 'string' ? [how] : how;
+    if (!isStringList(h) || h.length === 0 || h.some((x) => !(SCRIPT_HOW as readonly string[]).includes(x))) {
+      throw new RuleProblem(`"script_from.how" must be one or more of ${SCRIPT_HOW.join(', ')}`, [...path, 'how']);
+    }
+    out.how = h as Array<(typeof SCRIPT_HOW)[number]>;
+  }
+  return out;
 }
 
 /** `remote rm` → `remote remove`, with the grammar's aliases (only when the program is known). */

@@ -6,7 +6,7 @@
  */
 import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
 import { Parser } from './parser.ts';
-import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
+import { type ScriptSource, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
 import { type Stdin, type UnwrapContext, handlerFor } from './wrappers.ts';
 import { type ArgWord, Vars, assignValue, expandWord, expandWordInto, wordText } from './word-value.ts';
 
@@ -117,8 +117,13 @@ export class Analyzer {
    */
   assignments: Map<string, (string | null)[]> | null = null;
   private scriptsRead = 0;
-  /** Targets of writing redirections seen so far (`> x.sh`); compared only when a script runs. */
-  private readonly written: Word[] = [];
+  /**
+   * Targets of writing redirections seen so far (`> x.sh`), with the commands that wrote them;
+   * compared only when a script runs.
+   */
+  private readonly written: Array<{ target: Word; by: ShellCommand[] }> = [];
+  /** The commands found in each substitution (`$(…)`, `<(…)`), for ShellCommand.script_from. */
+  private subOut: Map<Script, ShellCommand[]> | null = null;
 
   constructor(private readonly opts: AnalyzeOptions) {}
 
@@ -150,11 +155,14 @@ export class Analyzer {
         }
         let prev: Command | undefined;
         let prevIn: StdinThunk = timed.stdin;
+        const first = this.out.length;
         for (const cmd of cmds) {
           const stage = mkCtx(timed.via, timed.depth, timed.vars.child(), timed.cond, timed.stdin);
           const from = prev;
           const fromIn = prevIn;
-          if (from !== undefined) stage.stdin = memo(() => this.pipeStdin(from, timed.vars, fromIn));
+          // Every command of the earlier stages writes into this one's input (`curl … | grep -v x | sh`).
+          const end = this.out.length;
+          if (from !== undefined) stage.stdin = memo(() => this.withSources(this.pipeStdin(from, timed.vars, fromIn), this.out.slice(first, end), 'pipe'));
           this.command(cmd, stage);
           prev = cmd;
           prevIn = stage.stdin;
@@ -196,7 +204,9 @@ export class Analyzer {
       for (const sub of p.subs) {
         // `>(…)` reads what the command writes into it: not known here (`tee >(sh)`).
         const stdin = sub.label === '>(…)' ? WRITTEN_INTO : NO_STDIN;
+        const mark = this.out.length;
         this.script(sub.body, mkCtx([...ctx.via, sub.label], ctx.depth + 1, ctx.vars.child(), ctx.cond, stdin));
+        if (this.out.length > mark) (this.subOut ??= new Map()).set(sub.body, this.out.slice(mark));
       }
     }
   }
@@ -205,7 +215,7 @@ export class Analyzer {
     for (const r of redirs) {
       if (r.target !== null && r.heredoc === null) {
         this.wordSubs(r.target, ctx);
-        if (WRITING_OPS.has(r.op)) this.written.push(r.target);
+        if (WRITING_OPS.has(r.op)) this.written.push({ target: r.target, by: [] });
       }
       if (r.heredoc?.body != null) this.wordSubs(r.heredoc.body, ctx);
     }
@@ -218,6 +228,7 @@ export class Analyzer {
       if (a.array !== null) for (const w of a.array) this.wordSubs(w, ctx);
     }
     for (const w of cmd.words) this.wordSubs(w, ctx);
+    const writes = this.written.length;
     this.redirSubs(cmd.redirs, ctx);
 
     for (const a of cmd.assigns) {
@@ -251,7 +262,10 @@ export class Analyzer {
       const eq = w.value.indexOf('=');
       if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value.slice(0, eq))) this.assigned(w.value.slice(0, eq), w.dynamic ? null : w.value.slice(eq + 1));
     }
+    const mark = this.out.length;
     this.unwrap(args, ctx.via, this.stdinOf(cmd.redirs, ctx), run);
+    // `curl URL > x.sh`: the command wrote the redirection's target.
+    for (let k = writes; k < this.written.length; k++) (this.written[k] as { by: ShellCommand[] }).by = this.out.slice(mark);
     this.varEffects(args, cmd.words, ctx);
   }
 
@@ -312,16 +326,18 @@ export class Analyzer {
       if (r.heredoc !== null) {
         const body = r.heredoc.body === null ? { value: r.heredoc.text, dynamic: false } : wordText(r.heredoc.body);
         stdin = { kind: 'text', text: body.value, dynamic: body.dynamic, label: '% <<' };
+        if (body.dynamic && r.heredoc.body !== null) stdin = this.withSources(stdin, this.wordProducers(r.heredoc.body), 'substitution');
       } else if (r.op === '<<<' && r.target !== null) {
         const ws = expandWord(r.target, vars, false);
         const text = ws.map((w) => w.value).join(' ') + '\n';
         stdin = { kind: 'text', text, dynamic: ws.some((w) => w.dynamic), label: '% <<<' };
+        if (stdin.dynamic) stdin = this.withSources(stdin, this.wordProducers(r.target), 'substitution');
       } else if (r.op === '<' && r.target !== null) {
         const ws = expandWord(r.target, vars, false);
         const path = ws[0];
         if (ws.length === 1 && path?.procSub !== undefined) {
           // `sh < <(echo …)`: the process substitution's output.
-          stdin = this.outputStdin(this.scriptOutput(path.procSub, vars, 0), '% < <(…)');
+          stdin = this.withSources(this.outputStdin(this.scriptOutput(path.procSub, vars, 0), '% < <(…)'), this.subOut?.get(path.procSub) ?? [], 'substitution');
         } else {
           stdin = ws.length === 1 && path !== undefined && !path.dynamic ? { kind: 'file', path, label: fileLabel } : { kind: 'unknown', label: fileLabel };
         }
@@ -498,6 +514,8 @@ export class Analyzer {
     // it (`bash -c "$X" _ push -f`: `$1 …`), then what the visible text shows.
     const shown = text.value.replace(/\n+$/, '');
     const whole: ShellCommand = { argv: [shown], dynamic: [0], opaque: true, via: nestedVia, unseen: 'runtime' };
+    const from = this.textSources(textIn);
+    if (from.length > 0) whole.script_from = dedupeSources(from);
     positional?.forEach((w) => {
       whole.argv.push(w.value);
       if (w.dynamic) whole.dynamic.push(whole.argv.length - 1);
@@ -518,6 +536,62 @@ export class Analyzer {
   }
 
   /**
+   * The commands earlier on the line that wrote or named `pathValue` (a redirection into it, an
+   * argument naming it, a URL whose last segment is its name: `wget https://x/install.sh`);
+   * null when none did. Compared as written (`./x.sh` and `x.sh` are one path).
+   */
+  writersOf(pathValue: string): ShellCommand[] | null {
+    const key = samePath(pathValue);
+    const name = key.includes('/') ? null : key;
+    const by: ShellCommand[] = [];
+    let found = false;
+    for (const w of this.written) {
+      if (samePath(wordText(w.target).value) !== key) continue;
+      found = true;
+      by.push(...w.by);
+    }
+    for (const c of this.out) {
+      for (let i = 1; i < c.argv.length; i++) {
+        const a = c.argv[i] as string;
+        if (samePath(a) === key || (name !== null && urlName(a) === name)) {
+          found = true;
+          if (!by.includes(c)) by.push(c);
+          break;
+        }
+      }
+    }
+    return found ? by : null;
+  }
+
+  /** @internal (Unwrapping) A program file an interpreter runs: unseen when written or named earlier on the line. */
+  programFile(path: ArgWord, label: string, via: readonly string[]): void {
+    if (path.dynamic || path.glob) return;
+    const writers = this.writersOf(path.value);
+    if (writers !== null) this.out.push(unseenCommand(path.value, [...via, label], 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
+  }
+
+  /** What produced script text: its own record (stdin), and the commands substituted in it. */
+  private textSources(text: ArgWord): ScriptSource[] {
+    const subs = text.cmdSub !== undefined ? [text.cmdSub] : text.procSub !== undefined ? [text.procSub] : (text.subs ?? []);
+    const from = [...(text.from ?? [])];
+    for (const s of subs) from.push(...sourcesOf(this.subOut?.get(s) ?? [], 'substitution'));
+    return from;
+  }
+
+  /** The commands substituted anywhere in a word (a here-document body, a `<<<` word). */
+  private wordProducers(w: Word): ShellCommand[] {
+    const out: ShellCommand[] = [];
+    for (const p of w.parts) if (p.type === 'dyn') for (const sub of p.subs) out.push(...(this.subOut?.get(sub.body) ?? []));
+    return out;
+  }
+
+  /** `stdin` with the commands that produced it recorded (none: unchanged). */
+  private withSources(stdin: Stdin, cmds: readonly ShellCommand[], how: ScriptSource['how']): Stdin {
+    const from = sourcesOf(cmds, how);
+    return from.length === 0 ? stdin : { ...stdin, from: [...(stdin.from ?? []), ...from] };
+  }
+
+  /**
    * @internal (Unwrapping) A script file a shell runs (`bash FILE`, `source FILE`, `./x.sh` with
    * `requireShebang`). One that cannot be read is an opaque command marked `unseen`.
    */
@@ -526,10 +600,11 @@ export class Analyzer {
     if (path.procSub !== undefined) {
       // `source <(…)`, `bash <(…)`: the script is the substitution's output.
       const out = this.scriptOutput(path.procSub, ctx.vars, 0);
+      const from = sourcesOf(this.subOut?.get(path.procSub) ?? [], 'substitution');
       if (out !== null && 'file' in out) this.file(out.file, label, false, via, ctx, positional);
-      else if (out === null) this.out.push(unseenCommand(path.value, nestedVia, 'runtime'));
+      else if (out === null) this.out.push(unseenCommand(path.value, nestedVia, 'runtime', from));
       else {
-        const text = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start };
+        const text: ArgWord = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start, from };
         this.nestedScript(text, label, via, ctx, positional === undefined ? undefined : [path, ...positional]);
       }
       return;
@@ -541,11 +616,10 @@ export class Analyzer {
       return;
     }
     // Written earlier on this line (`echo … > x.sh; bash x.sh`), or named by an earlier command
-    // (`curl -o x.sh`, `cp a x.sh`): what runs may not be what is on disk now.
-    const key = samePath(path.value);
-    const rewritten =
-      this.written.some((w) => samePath(wordText(w).value) === key) || this.out.some((c) => c.argv.some((a, i) => i > 0 && samePath(a) === key));
-    if (rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+    // (`curl -o x.sh`, `cp a x.sh`, `wget URL/x.sh`): what runs may not be what is on disk now.
+    const writers = this.writersOf(path.value);
+    const rewritten = writers !== null;
+    if (writers !== null) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
     if (read === undefined) return;
     if (this.scriptsRead >= this.opts.maxScripts) {
       if (!rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
@@ -615,6 +689,10 @@ class Unwrapping implements UnwrapContext {
   unwrap(argv: ArgWord[], label: string, st: Stdin | null): void {
     this.analyzer.unwrap(argv, [...this.via, label], () => st, this.ctx);
   }
+
+  program(path: ArgWord, label: string): void {
+    this.analyzer.programFile(path, label, this.via);
+  }
 }
 
 const argValue = (a: ArgWord): string => a.value;
@@ -631,8 +709,39 @@ function positionalOf(words: readonly ArgWord[]): Array<string | null> {
   return words.length === 0 ? [null] : words.map((w) => (w.dynamic || w.glob ? null : w.value));
 }
 
-function unseenCommand(what: string, via: readonly string[], why: 'runtime' | 'unreadable'): ShellCommand {
-  return { argv: [what], dynamic: why === 'runtime' ? [0] : [], opaque: true, via: via.slice(), unseen: why };
+function unseenCommand(what: string, via: readonly string[], why: 'runtime' | 'unreadable', from?: readonly ScriptSource[]): ShellCommand {
+  const cmd: ShellCommand = { argv: [what], dynamic: why === 'runtime' ? [0] : [], opaque: true, via: via.slice(), unseen: why };
+  if (from !== undefined && from.length > 0) cmd.script_from = dedupeSources(from);
+  return cmd;
+}
+
+/** At most this many producers are recorded per script (the first ones on the line). */
+const MAX_SOURCES = 32;
+
+/** Producers as ScriptSource: commands whose program is known (an opaque one names nothing). */
+export function sourcesOf(cmds: readonly ShellCommand[], how: ScriptSource['how']): ScriptSource[] {
+  const out: ScriptSource[] = [];
+  for (const c of cmds) {
+    if (c.opaque || c.argv.length === 0) continue;
+    if (out.length >= MAX_SOURCES) break;
+    out.push({ argv: c.argv, dynamic: c.dynamic, how });
+  }
+  return out;
+}
+
+function dedupeSources(from: readonly ScriptSource[]): ScriptSource[] {
+  const out: ScriptSource[] = [];
+  for (const s of from) {
+    if (out.length >= MAX_SOURCES) break;
+    if (!out.some((o) => o.how === s.how && o.argv === s.argv)) out.push(s);
+  }
+  return out;
+}
+
+/** The last path segment of a URL (`https://x/a/install.sh?x=1` → `install.sh`), or null. */
+function urlName(word: string): string | null {
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*\/(?:[^?#]*\/)?([^/?#]+)(?:[?#].*)?$/.exec(word);
+  return m?.[1] ?? null;
 }
 
 /** An unquoted `{` (brace expansion may apply). */

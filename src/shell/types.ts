@@ -23,6 +23,24 @@ export interface ShellCommand {
    * too large, not a regular file, or written earlier on the same line). Absent otherwise.
    */
   unseen?: 'runtime' | 'unreadable';
+  /**
+   * Set on a command that stands for text a shell, `eval`, `source` or an interpreter runs as
+   * its script or program when that text is not (all) seen: the commands that produced it.
+   * `pipe`: earlier stages of the pipeline into its standard input (`curl … | sh`); `substitution`:
+   * commands substituted into it (`bash -c "$(curl …)"`, `source <(wget -O- …)`, `sh < <(…)`);
+   * `file`: earlier commands on the line that named or wrote the script file
+   * (`curl -o x.sh … && bash x.sh`, `wget URL/x.sh; sh x.sh`). Absent when none is known.
+   */
+  script_from?: ScriptSource[];
+}
+
+/** One command whose output became (part of) a script that runs: ShellCommand.script_from. */
+export interface ScriptSource {
+  /** argv as in ShellCommand (argv[0]: the program's basename, wrappers unwrapped). */
+  argv: string[];
+  /** Indices into argv of run-time words. */
+  dynamic: number[];
+  how: 'pipe' | 'substitution' | 'file';
 }
 
 export interface ShellLimits {

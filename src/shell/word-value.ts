@@ -4,7 +4,7 @@
  * text and makes the word dynamic.
  */
 import type { DynPart, Part, Script, Word } from './ast.ts';
-import { ShellParseError } from './types.ts';
+import { type ScriptSource, ShellParseError } from './types.ts';
 
 /** One argv word as the unwrap layer sees it. */
 export interface ArgWord {
@@ -20,6 +20,10 @@ export interface ArgWord {
   procSub?: Script;
   /** The word is exactly one quoted `"$(…)"`: the commands whose output (less trailing newlines) it is. */
   cmdSub?: Script;
+  /** Other run-time words: the command lists substituted anywhere in them (`x$(curl …)`, unquoted `$(…)`). */
+  subs?: Script[];
+  /** Text that is another command's output (a shell's standard input): the commands that produced it. */
+  from?: readonly ScriptSource[];
 }
 
 /**
@@ -112,6 +116,7 @@ export function assignValue(w: Word, vars: Vars): { value: string; dynamic: bool
   let value = '';
   let dynamic = false;
   let copied = 0;
+  let subs: Script[] | undefined;
   for (const p of w.parts) {
     if (p.type === 'lit') {
       value += p.text;
@@ -243,6 +248,7 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
   let value = '';
   let dynamic = false;
   let copied = 0;
+  let subs: Script[] | undefined;
   // hasGlob over the unquoted pieces only (quoted text and run-time parts cannot glob),
   // without building that text.
   let g = 0;
@@ -261,9 +267,11 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
     }
     value += p.src;
     dynamic = true;
+    for (const sub of p.subs) (subs ??= []).push(sub.body);
   }
   if (copied > 0) checkValue(copied, start);
-  out.push({ value, dynamic, glob: g === 2, start });
+  if (subs !== undefined) out.push({ value, dynamic, glob: g === 2, start, subs });
+  else out.push({ value, dynamic, glob: g === 2, start });
 }
 
 /** `"$@"` is parsed with empty quoted text around the expansion: the expansion alone, if so. */

@@ -6,14 +6,18 @@
 import { type OptionScan, type OptionSpec, has, scanOptions } from './getopt.ts';
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { xargsCommands, xargsItems } from './xargs-input.ts';
-import type { ShellCommand } from './types.ts';
+import type { ScriptSource, ShellCommand } from './types.ts';
 import { type ArgWord, literalArg } from './word-value.ts';
 
 /** What a shell would read as its script on standard input. */
-export type Stdin =
+export type Stdin = (
   | { kind: 'text'; text: string; dynamic: boolean; label: string }
   | { kind: 'file'; path: ArgWord; label: string }
-  | { kind: 'unknown'; label: string };
+  | { kind: 'unknown'; label: string }
+) & {
+  /** The commands whose output it is, when known (ShellCommand.script_from). */
+  from?: readonly ScriptSource[];
+};
 
 export interface UnwrapContext {
   readonly via: readonly string[];
@@ -30,6 +34,11 @@ export interface UnwrapContext {
    * by `<(…)`. `positional`: the arguments after the file (`$1 …`; `$0` is the file).
    */
   file(path: ArgWord, label: string, requireShebang: boolean, positional?: readonly ArgWord[]): void;
+  /**
+   * A program file an interpreter runs (`python3 x.py`): when it was written or named earlier on
+   * the line, an opaque command marked `unseen` (with its ShellCommand.script_from) is reported.
+   */
+  program(path: ArgWord, label: string): void;
   /** Unwrap another argv found inside this one (`find -exec … ;`). */
   unwrap(argv: ArgWord[], label: string, stdin: Stdin | null): void;
 }
@@ -379,9 +388,17 @@ function readStdinScript(u: UnwrapContext, prog: string, positional?: readonly A
   const stdin = u.stdin;
   if (stdin === null) return;
   const label = stdin.label.replace('%', prog);
-  if (stdin.kind === 'text') u.script({ value: stdin.text, dynamic: stdin.dynamic, glob: false, start: 0 }, label, positional);
-  else if (stdin.kind === 'file') u.file(stdin.path, label, false, positional?.slice(1));
-  else u.emit({ argv: [prog], dynamic: [0], opaque: true, via: [...u.via, label], unseen: 'runtime' });
+  const from = stdin.from;
+  if (stdin.kind === 'text') u.script({ value: stdin.text, dynamic: stdin.dynamic, glob: false, start: 0, ...(from && { from }) }, label, positional);
+  else if (stdin.kind === 'file') u.file(from ? { ...stdin.path, from } : stdin.path, label, false, positional?.slice(1));
+  else u.emit(unseenStdin(prog, [...u.via, label], from));
+}
+
+/** The opaque command standing for a program read from standard input that is not known. */
+function unseenStdin(prog: string, via: string[], from: readonly ScriptSource[] | undefined): ShellCommand {
+  const cmd: ShellCommand = { argv: [prog], dynamic: [0], opaque: true, via, unseen: 'runtime' };
+  if (from !== undefined && from.length > 0) cmd.script_from = from.slice(0, 32);
+  return cmd;
 }
 
 const busybox: Handler = (args) => exec(args.slice(1), 'busybox');
@@ -481,17 +498,33 @@ function interpreter(lang: InlineLanguage): Handler {
   return (args, prog, u) => {
     const code = inlineCode(args, lang);
     const label = `${prog} ${lang === 'python' ? '-c' : lang === 'php' ? '-r' : '-e'}`;
+    const operand = args.slice(1).find((w) => !w.value.startsWith('-'));
     if (code !== null) {
       reportInline(code.value, code.dynamic, label, u, code.start);
-    } else if (u.stdin?.kind === 'text' && !args.slice(1).some((w) => !w.value.startsWith('-'))) {
-      reportInline(u.stdin.text, u.stdin.dynamic, u.stdin.label.replace('%', prog), u, 0);
+    } else if (operand === undefined) {
+      // The program is read from standard input (`… | python3`, `node < x.js`).
+      const stdin = u.stdin;
+      if (stdin === null) return { kind: 'self' };
+      const via = stdin.label.replace('%', prog);
+      if (stdin.kind === 'text') reportInline(stdin.text, stdin.dynamic, via, u, 0, stdin.from ?? []);
+      else if (stdin.kind === 'file') u.program(stdin.from ? { ...stdin.path, from: stdin.from } : stdin.path, via);
+      else u.emit(unseenStdin(prog, [...u.via, via], stdin.from));
+    } else if (!(lang === 'python' && args.some((w) => w.value === '-m'))) {
+      // A program file written or fetched earlier on the line (`curl -o x.py … && python3 x.py`).
+      u.program(operand, `${prog} ${operand.value}`);
     }
     return { kind: 'self' };
   };
 
-  function reportInline(code: string, dynamic: boolean, label: string, u: UnwrapContext, start: number): void {
+  /** `from`: given when the code is a program read from standard input. */
+  function reportInline(code: string, dynamic: boolean, label: string, u: UnwrapContext, start: number, from?: readonly ScriptSource[]): void {
     if (dynamic) {
-      u.emit({ argv: [code], dynamic: [0], opaque: true, via: [...u.via, label] });
+      const cmd: ShellCommand = { argv: [code], dynamic: [0], opaque: true, via: [...u.via, label] };
+      if (from !== undefined) {
+        cmd.unseen = 'runtime';
+        if (from.length > 0) cmd.script_from = from.slice(0, 32);
+      }
+      u.emit(cmd);
       return;
     }
     for (const call of scanInlineCode(code, lang)) {
