@@ -124,6 +124,8 @@ export class Analyzer {
   private readonly written: Array<{ target: Word; by: ShellCommand[] }> = [];
   /** The commands found in each substitution (`$(…)`, `<(…)`), for ShellCommand.script_from. */
   private subOut: Map<Script, ShellCommand[]> | null = null;
+  /** Commands of a later pipeline stage → the commands of the earlier stages that fed them. */
+  private fedBy: Map<ShellCommand, readonly ShellCommand[]> | null = null;
 
   constructor(private readonly opts: AnalyzeOptions) {}
 
@@ -164,6 +166,12 @@ export class Analyzer {
           const end = this.out.length;
           if (from !== undefined) stage.stdin = memo(() => this.withSources(this.pipeStdin(from, timed.vars, fromIn), this.out.slice(first, end), 'pipe'));
           this.command(cmd, stage);
+          if (from !== undefined && this.out.length > end) {
+            // `curl … | tee x.sh`: what a later stage writes into a file comes from the earlier ones.
+            const fed = this.out.slice(first, end);
+            const map = (this.fedBy ??= new Map());
+            for (let k = end; k < this.out.length; k++) map.set(this.out[k] as ShellCommand, fed);
+          }
           prev = cmd;
           prevIn = stage.stdin;
         }
@@ -548,7 +556,10 @@ export class Analyzer {
     for (const w of this.written) {
       if (samePath(wordText(w.target).value) !== key) continue;
       found = true;
-      by.push(...w.by);
+      for (const c of w.by) {
+        if (!by.includes(c)) by.push(c);
+        for (const f of this.fedBy?.get(c) ?? []) if (!by.includes(f)) by.push(f);
+      }
     }
     for (const c of this.out) {
       for (let i = 1; i < c.argv.length; i++) {
@@ -556,6 +567,7 @@ export class Analyzer {
         if (samePath(a) === key || (name !== null && urlName(a) === name)) {
           found = true;
           if (!by.includes(c)) by.push(c);
+          for (const f of this.fedBy?.get(c) ?? []) if (!by.includes(f)) by.push(f);
           break;
         }
       }
