@@ -37,11 +37,10 @@ const packs = files.map((f) => {
 const VENDORS = /github|gitlab|bitbucket|microsoft|google|amazon|aws|azure|cursor|claude|anthropic|openai|codex|copilot|gemini|windsurf|cline/i;
 
 describe('builtin packs', () => {
-  it('are agent-git and agent-gh, named after their files', async () => {
-    expect(packs.map((p) => [p.file, p.doc.pack])).toEqual([
-      ['agent-gh.yaml', 'agent-gh'],
-      ['agent-git.yaml', 'agent-git'],
-    ]);
+  it('include agent-git, agent-gh, agent-remote-exec and agent-worktree, named after their files', async () => {
+    const all = packs.map((p) => [p.file, p.doc.pack]);
+    for (const id of ['agent-gh', 'agent-git', 'agent-remote-exec', 'agent-worktree']) expect(all).toContainEqual([`${id}.yaml`, id]);
+    for (const [file, id] of all) expect(file).toBe(`${id}.yaml`);
   });
 
   it.each(['baseline', 'strict'] as const)('load with no problem at all, examples included (%s)', async (tier) => {
