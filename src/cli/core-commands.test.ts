@@ -190,7 +190,7 @@ describe('buckler validate', () => {
   it('clean: a summary and exit 0', async () => {
     const io = fakeIO({ env });
     expect(await validate([], io)).toBe(0);
-    expect(io.stdout).toMatch(/^ok: 2 pack files, \d+ rules checked \(\d+ active in tier baseline\); 0 errors, 0 warnings\n$/);
+    expect(io.stdout).toMatch(/^ok: \d+ pack files, \d+ rules checked \(\d+ active in tier baseline\); 0 errors, 0 warnings\n$/);
   });
 
   it('errors: file, line, rule id and problem for each, failing examples too; exit 1', async () => {
@@ -207,7 +207,7 @@ describe('buckler validate', () => {
     expect(lines).toContain('error: my-rules/team.yaml:5 rule team/bad: "action" must be one of allow, ask, deny, nudge');
     expect(lines).toContain('error: my-rules/team.yaml:11 rule team/wrong-example: example "ls" should match but does not');
     expect(lines.some((l) => /^error: my-rules\/broken\.yml:\d+: not valid YAML: .* \(file skipped\)$/.test(l))).toBe(true);
-    expect(lines.at(-1)).toMatch(/^failed: 4 pack files, \d+ rules checked .*; 3 errors, 0 warnings$/);
+    expect(lines.at(-1)).toMatch(/^failed: \d+ pack files, \d+ rules checked .*; 3 errors, 0 warnings$/);
   });
 
   it('--packs-dir replaces the builtin packs; warnings alone do not fail', async () => {

@@ -146,7 +146,7 @@ interface PackYaml {
   rules: Array<{ id: string; tier?: Tier; action: string; trigger: string | string[]; examples?: { match?: string[] } }>;
 }
 
-/** Every `match` example of every deny rule before an action in `packsDir`, plus SPEC_TARGETS. */
+/** Every `match` example of git or gh of every deny rule before an action in `packsDir`, plus SPEC_TARGETS. */
 export function loadTargets(packsDir: string): Target[] {
   const out: Target[] = [];
   const seen = new Set<string>();
@@ -160,7 +160,11 @@ export function loadTargets(packsDir: string): Target[] {
     for (const r of pack.rules) {
       const triggers = Array.isArray(r.trigger) ? r.trigger : [r.trigger];
       if (r.action !== 'deny' || !triggers.includes('pre_shell_exec')) continue;
-      for (const ex of r.examples?.match ?? []) add(ex, r.tier ?? pack.defaults?.tier ?? 'baseline', `${pack.pack}/${r.id}`);
+      for (const ex of r.examples?.match ?? []) {
+        // The sandbox fakes git and gh only: other programs' examples (curl … | sh) are not targets.
+        if (!/(?:^|[\s/'"(;|&])(?:git|gh)\s/.test(ex)) continue;
+        add(ex, r.tier ?? pack.defaults?.tier ?? 'baseline', `${pack.pack}/${r.id}`);
+      }
     }
   }
   for (const [text, tier] of SPEC_TARGETS) add(text, tier, 'spec');
