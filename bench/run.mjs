@@ -5,7 +5,8 @@
 //   (2) in-process decisions per second (typical one-liners, large scripts);
 //   (3) parse + evaluate growth with input size (1 KB … 1 MB) and nesting depth.
 //
-// Options (environment): BENCH_RUNS (pairs per scenario, default 40), BENCH_ONLY=process|inprocess.
+// Options (environment): BENCH_RUNS (pairs per scenario, default 40), BENCH_ONLY=process|inprocess,
+// BENCH_BUNDLE=1 (a signed pack bundle installed in the bench home first).
 // Results: a table on stdout, JSON in bench/results/latest.json (and a dated copy).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +19,7 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bundle = path.join(root, 'dist', 'buckler.cjs');
 const runs = Number(process.env.BENCH_RUNS ?? 40);
 const only = process.env.BENCH_ONLY ?? '';
+const withBundle = process.env.BENCH_BUNDLE === '1';
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -38,6 +40,7 @@ function table(title, header, rows) {
 
 const machine = {
   node: process.version,
+  bench_bundle: withBundle,
   platform: `${os.platform()} ${os.release()}`,
   cpu: os.cpus()[0]?.model ?? 'unknown',
   cores: os.cpus().length,
@@ -47,6 +50,31 @@ const machine = {
 };
 
 // ---------------------------------------------------------------- (1) whole process
+/**
+ * BENCH_BUNDLE=1: a signed pack bundle installed in the bench's home first (a key trusted in its
+ * config.toml, one pack of two rules, `buckler pack install`), through the built CLI, so the
+ * warm hook is measured with a bundle among the packs cache's inputs.
+ */
+function installBundle(tmp, env) {
+  const cli = (...args) => {
+    const r = spawnSync(process.execPath, [bundle, ...args], { env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`buckler ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const team = path.join(tmp, 'team');
+  fs.mkdirSync(team, { recursive: true });
+  fs.mkdirSync(path.join(tmp, 'config'), { recursive: true });
+  cli('pack', 'keygen', '--out', path.join(tmp, 'team.key'));
+  const pub = fs.readFileSync(path.join(tmp, 'team.key.pub'), 'utf8').trim();
+  fs.writeFileSync(path.join(tmp, 'config', 'config.toml'), `[bundles]\ntrusted_keys = ["${pub}"]\n`);
+  const rule = (id, program, sub) =>
+    `  - id: ${id}\n    trigger: [pre_shell_exec, pre_shell_tool]\n    match:\n      shell_segments:\n        - program: ${program}\n          subcommand: ${sub}\n    action: deny\n`;
+  fs.writeFileSync(path.join(team, 'bench.yaml'), `pack: bench-team\nversion: "1"\nrules:\n${rule('no-tf-destroy', 'terraform', 'destroy')}${rule('no-kubectl-delete', 'kubectl', 'delete')}`);
+  const file = path.join(tmp, 'bench.bundle');
+  cli('pack', 'sign', team, '--key', path.join(tmp, 'team.key'), '--name', 'bench', '--version', '1.0.0', '--out', file);
+  cli('pack', 'install', file);
+}
+
 function wholeProcess() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-bench-'));
   const env = {
@@ -58,6 +86,7 @@ function wholeProcess() {
   };
   delete env.BUCKLER_BYPASS;
   delete env.RETHUNK_ALLOW_SHELL;
+  if (withBundle) installBundle(tmp, env);
   const cacheDir = path.join(tmp, 'state', 'cache');
   const cursorBase = {
     conversation_id: 'c1', generation_id: 'g1', model: 'm', session_id: 'c1', cursor_version: '2.6.14',
@@ -72,6 +101,8 @@ function wholeProcess() {
     'cursor deny (preToolUse: git push --force)': ['cursor', { ...cursorBase, hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'git push --force origin main', cwd: '/home/user/project' }, tool_use_id: 't1', cwd: '/home/user/project' }],
     'cursor allow (beforeShellExecution: ls -la)': ['cursor', { ...cursorBase, hook_event_name: 'beforeShellExecution', command: 'ls -la', cwd: '/home/user/project', sandbox: false }],
     'cursor deny (beforeShellExecution: git pf, alias in .git/config)': ['cursor', { ...cursorBase, hook_event_name: 'beforeShellExecution', command: 'git pf origin main', cwd: repo, sandbox: false }],
+    'claude-code allow (PreToolUse Read: src/app.ts)': ['claude-code', { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/home/user/project', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/home/user/project/src/app.ts' }, tool_use_id: 't3' }],
+    'cursor allow (beforeReadFile: src/app.ts)': ['cursor', { ...cursorBase, hook_event_name: 'beforeReadFile', file_path: '/home/user/project/src/app.ts', content: 'export const x = 1;\n'.repeat(200), attachments: [] }],
     'claude-code deny (PreToolUse Bash: git commit)': ['claude-code', { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/home/user/project', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git add -A && git commit -m wip' }, tool_use_id: 't2' }],
   };
   const scenarios = [];

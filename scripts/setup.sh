@@ -2,12 +2,13 @@
 # Buckler's installer. See docs/install.md.
 #
 #   setup.sh install   [--from TARBALL | --from-registry [VERSION]] [--harness NAME]... [--no-hooks] [--online]
-#   setup.sh update    [--from TARBALL | --from-registry [VERSION]] [--harness NAME]... [--no-hooks] [--online]
+#   setup.sh update    [--from TARBALL | --from-registry [VERSION]] [--harness NAME]... [--no-hooks] [--online] [--with-packs]
 #   setup.sh update    --rollback
 #   setup.sh uninstall [--purge-config] [--force]
 #   setup.sh paths     [--json]
 #
-# No network access unless asked for (--from-registry, --online).
+# No network access unless asked for (--from-registry, --online, --with-packs: the last re-fetches
+# each installed signed pack bundle from its recorded source, docs/pack-bundles.md).
 # Bash 3.2 compatible (macOS): no associative arrays, no mapfile, no ${x,,}.
 set -euo pipefail
 # npm must not phone home (update checks, funding, audit) unless we ask it to fetch something.
@@ -124,6 +125,7 @@ bk_resolve_paths() {
   bk_join BK_AUDIT_LOG "$BK_STATE_HOME" audit.jsonl
   bk_join BK_CACHE_DIR "$BK_STATE_HOME" cache
   bk_join BK_VERSIONS_DIR "$BK_DATA_HOME" versions
+  bk_join BK_BUNDLES_DIR "$BK_DATA_HOME" bundles
   bk_join BK_CURRENT "$BK_DATA_HOME" current
   if [[ $BK_PLATFORM == win32 ]]; then bk_join BK_LAUNCHER "$BK_BIN_DIR" buckler.cmd; else bk_join BK_LAUNCHER "$BK_BIN_DIR" buckler; fi
   # harnessHomeDir / harnessConfigFile(…, 'user', …)
@@ -132,7 +134,19 @@ bk_resolve_paths() {
   BK_CLAUDE_HOME=${CLAUDE_CONFIG_DIR:-}
   [[ -n $BK_CLAUDE_HOME ]] || bk_join BK_CLAUDE_HOME "$BK_HOME" .claude
   bk_join BK_CLAUDE_USER "$BK_CLAUDE_HOME" settings.json
+  BK_CODEX_HOME=${CODEX_HOME:-}
+  [[ -n $BK_CODEX_HOME ]] || bk_join BK_CODEX_HOME "$BK_HOME" .codex
+  bk_join BK_CODEX_USER "$BK_CODEX_HOME" hooks.json
+  local gemini_base=${GEMINI_CLI_HOME:-$BK_HOME}
+  bk_join BK_GEMINI_HOME "$gemini_base" .gemini
+  bk_join BK_GEMINI_USER "$BK_GEMINI_HOME" settings.json
+  BK_COPILOT_HOME=${COPILOT_HOME:-}
+  [[ -n $BK_COPILOT_HOME ]] || bk_join BK_COPILOT_HOME "$BK_HOME" .copilot
+  bk_join BK_COPILOT_USER "$BK_COPILOT_HOME" settings.json
 }
+
+# Every harness setup.sh can wire, in the order it wires them.
+BK_HARNESSES=(cursor claude-code codex gemini-cli copilot-cli)
 
 # ------------------------------------------------------------------------------------------
 # Messages and small helpers
@@ -177,12 +191,18 @@ bk_harness_home() {
   case $1 in
     cursor) printf '%s' "$BK_CURSOR_HOME" ;;
     claude-code) printf '%s' "$BK_CLAUDE_HOME" ;;
+    codex) printf '%s' "$BK_CODEX_HOME" ;;
+    gemini-cli) printf '%s' "$BK_GEMINI_HOME" ;;
+    copilot-cli) printf '%s' "$BK_COPILOT_HOME" ;;
   esac
 }
 bk_harness_user_file() {
   case $1 in
     cursor) printf '%s' "$BK_CURSOR_USER" ;;
     claude-code) printf '%s' "$BK_CLAUDE_USER" ;;
+    codex) printf '%s' "$BK_CODEX_USER" ;;
+    gemini-cli) printf '%s' "$BK_GEMINI_USER" ;;
+    copilot-cli) printf '%s' "$BK_COPILOT_USER" ;;
   esac
 }
 
@@ -204,28 +224,32 @@ cmd_paths() {
     local key var out='{' sep=
     for key in platform:BK_PLATFORM home:BK_HOME dataHome:BK_DATA_HOME configHome:BK_CONFIG_HOME \
       stateHome:BK_STATE_HOME configFile:BK_CONFIG_FILE rulesDir:BK_RULES_DIR auditLog:BK_AUDIT_LOG \
-      cacheDir:BK_CACHE_DIR versionsDir:BK_VERSIONS_DIR current:BK_CURRENT binDir:BK_BIN_DIR \
+      cacheDir:BK_CACHE_DIR versionsDir:BK_VERSIONS_DIR bundlesDir:BK_BUNDLES_DIR current:BK_CURRENT binDir:BK_BIN_DIR \
       launcher:BK_LAUNCHER; do
       var=${key#*:}
       bk_json_str "${!var}"
       out="$out$sep\"${key%%:*}\": $BK_J"
       sep=', '
     done
-    bk_json_str "$BK_CURSOR_HOME"
-    out="$out, \"harnesses\": {\"cursor\": {\"home\": $BK_J"
-    bk_json_str "$BK_CURSOR_USER"
-    out="$out, \"user\": $BK_J}, \"claude-code\": {\"home\": "
-    bk_json_str "$BK_CLAUDE_HOME"
-    out="$out$BK_J, \"user\": "
-    bk_json_str "$BK_CLAUDE_USER"
-    printf '%s%s}}}\n' "$out" "$BK_J"
+    local h hsep=
+    out="$out, \"harnesses\": {"
+    for h in "${BK_HARNESSES[@]}"; do
+      bk_json_str "$(bk_harness_home "$h")"
+      out="$out$hsep\"$h\": {\"home\": $BK_J"
+      bk_json_str "$(bk_harness_user_file "$h")"
+      out="$out, \"user\": $BK_J}"
+      hsep=', '
+    done
+    printf '%s}}\n' "$out"
   else
     printf '%-20s %s\n' \
       'data home' "$BK_DATA_HOME" 'config home' "$BK_CONFIG_HOME" 'state home' "$BK_STATE_HOME" \
       'config file' "$BK_CONFIG_FILE" 'user rules' "$BK_RULES_DIR" 'audit log' "$BK_AUDIT_LOG" \
-      'cache' "$BK_CACHE_DIR" 'versions' "$BK_VERSIONS_DIR" 'current' "$BK_CURRENT" \
+      'cache' "$BK_CACHE_DIR" 'versions' "$BK_VERSIONS_DIR" 'pack bundles' "$BK_BUNDLES_DIR" 'current' "$BK_CURRENT" \
       'bin dir' "$BK_BIN_DIR" 'launcher' "$BK_LAUNCHER" \
-      'cursor (user)' "$BK_CURSOR_USER" 'claude-code (user)' "$BK_CLAUDE_USER"
+      'cursor (user)' "$BK_CURSOR_USER" 'claude-code (user)' "$BK_CLAUDE_USER" \
+      'codex (user)' "$BK_CODEX_USER" 'gemini-cli (user)' "$BK_GEMINI_USER" \
+      'copilot-cli (user)' "$BK_COPILOT_USER"
   fi
 }
 
@@ -625,7 +649,7 @@ bk_write_launcher() {
   bk_state_set launcher "$BK_LAUNCHER"
 }
 
-# Wires harnesses $@ (cursor, claude-code) through `buckler hooks merge`. Returns 1 if any failed.
+# Wires harnesses $@ (names in BK_HARNESSES) through `buckler hooks merge`. Returns 1 if any failed.
 bk_wire_hooks() {
   local h file failed=0 cmd
   # node and the bundle by absolute path, through `current`: stable across updates, and no
@@ -647,8 +671,8 @@ bk_wire_hooks() {
 
 bk_check_harness_name() {
   case $1 in
-    cursor | claude-code) ;;
-    *) bk_die "--harness $1: expected cursor, claude-code or all" ;;
+    cursor | claude-code | codex | gemini-cli | copilot-cli) ;;
+    *) bk_die "--harness $1: expected ${BK_HARNESSES[*]} or all" ;;
   esac
 }
 
@@ -657,7 +681,7 @@ bk_check_harness_name() {
 # ------------------------------------------------------------------------------------------
 
 cmd_install() {
-  local mode=$1 from= registry=0 registry_version= online=0 no_hooks=0 rollback=0 h
+  local mode=$1 from= registry=0 registry_version= online=0 no_hooks=0 rollback=0 with_packs=0 h
   local -a harnesses=()
   shift
   while (($#)); do
@@ -673,6 +697,7 @@ cmd_install() {
       --harness=*) harnesses+=("${1#--harness=}") ;;
       --no-hooks) no_hooks=1 ;;
       --rollback) [[ $mode == update ]] || bk_die "--rollback goes with update"; rollback=1 ;;
+      --with-packs) [[ $mode == update ]] || bk_die "--with-packs goes with update"; with_packs=1 ;;
       *) bk_die "$mode: unknown option '$1' (see docs/install.md)" ;;
     esac
     shift
@@ -694,6 +719,7 @@ cmd_install() {
     bk_die "Buckler is not installed in $BK_DATA_HOME; run 'setup.sh install' first"
   fi
   if ((rollback)); then
+    ((!with_packs)) || bk_die "--with-packs does not go with --rollback (roll a bundle back with: buckler pack rollback NAME)"
     bk_rollback "$existing"
     return
   fi
@@ -709,10 +735,10 @@ cmd_install() {
     fi
     if ((${#harnesses[@]})); then
       for h in "${harnesses[@]}"; do
-        if [[ $h == all ]]; then want+=(cursor claude-code); else bk_check_harness_name "$h"; want+=("$h"); fi
+        if [[ $h == all ]]; then want+=("${BK_HARNESSES[@]}"); else bk_check_harness_name "$h"; want+=("$h"); fi
       done
     elif [[ $mode == install ]]; then
-      for h in cursor claude-code; do
+      for h in "${BK_HARNESSES[@]}"; do
         [[ ! -d $(bk_harness_home "$h") ]] || want+=("$h")
       done
     fi
@@ -762,10 +788,15 @@ cmd_install() {
   bk_say "launcher: $BK_LAUNCHER"
 
   local status=0
+  if ((with_packs)); then
+    # The new version updates the bundles: it verifies them as it will load them.
+    bk_say "updating signed pack bundles (--with-packs)"
+    "$NODE" "$target/dist/buckler.cjs" pack update || { status=1; bk_warn "some pack bundles were not updated (see above); each one left as it was"; }
+  fi
   if ((${#wire[@]})); then
     bk_wire_hooks "${wire[@]}" || status=1
   elif [[ $mode == install && $no_hooks == 0 ]]; then
-    bk_say "no harness found (~/.cursor, ~/.claude); wire one later with: setup.sh update --harness cursor|claude-code"
+    bk_say "no harness found (~/.cursor, ~/.claude, ~/.codex, ~/.gemini, ~/.copilot); wire one later with: setup.sh update --harness NAME (${BK_HARNESSES[*]})"
   fi
   bk_path_hint
   return "$status"
@@ -845,8 +876,13 @@ cmd_uninstall() {
       failed=1
       continue
     fi
-    # The file recorded at install time wins over today's CLAUDE_CONFIG_DIR.
-    if (if [[ $h == claude-code ]]; then export CLAUDE_CONFIG_DIR="${file%/*}"; fi
+    # The file recorded at install time wins over today's CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME.
+    if (case $h in
+      claude-code) export CLAUDE_CONFIG_DIR="${file%/*}" ;;
+      codex) export CODEX_HOME="${file%/*}" ;;
+      gemini-cli) f=${file%/*}; export GEMINI_CLI_HOME="${f%/*}" ;;
+      copilot-cli) export COPILOT_HOME="${file%/*}" ;;
+    esac
       "$NODE" "$bundle" hooks strip --harness "$h" --scope user >"$BK_TMP/hooks.out" 2>&1); then
       bk_say "removed Buckler's $h hooks from $file"
     else
@@ -885,6 +921,16 @@ cmd_uninstall() {
     [[ ! -e $BK_CONFIG_FILE && ! -e $BK_RULES_DIR ]] ||
       bk_say "kept your configuration in $BK_CONFIG_HOME (uninstall --purge-config removes it)"
     [[ ! -e $BK_AUDIT_LOG ]] || bk_say "kept the audit log $BK_AUDIT_LOG (uninstall --purge-config removes it)"
+  fi
+  # Installed signed pack bundles (buckler pack): kept like the configuration that trusts them.
+  if [[ -d $BK_BUNDLES_DIR ]]; then
+    if ((purge)); then
+      rm -rf "$BK_BUNDLES_DIR"
+      bk_say "removed the installed pack bundles in $BK_BUNDLES_DIR (--purge-config)"
+    else
+      rmdir "$BK_BUNDLES_DIR/previous" "$BK_BUNDLES_DIR/sources" "$BK_BUNDLES_DIR" 2>/dev/null || true
+      [[ ! -e $BK_BUNDLES_DIR ]] || bk_say "kept the installed pack bundles in $BK_BUNDLES_DIR (uninstall --purge-config removes them)"
+    fi
   fi
   # Only directories that are now empty; never anything of the person's.
   bk_unlock

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { harnessConfigFile, harnessHomeDir, homeFromEnv, resolvePaths, type Env } from './paths.ts';
+import { HARNESS_SCOPES, harnessConfigFile, harnessHomeDir, homeFromEnv, resolvePaths, type Env, type InstallableHarness } from './paths.ts';
 
 const SETUP = path.resolve(import.meta.dirname, '..', 'scripts', 'setup.sh');
 
@@ -56,6 +56,9 @@ const VARS = [
   'LOCALAPPDATA',
   'APPDATA',
   'CLAUDE_CONFIG_DIR',
+  'CODEX_HOME',
+  'GEMINI_CLI_HOME',
+  'COPILOT_HOME',
 ];
 
 interface Case {
@@ -176,10 +179,9 @@ function expected(c: Case): Record<string, unknown> | null {
   return {
     platform: c.platform,
     ...resolvePaths(ctx),
-    harnesses: {
-      cursor: { home: harnessHomeDir('cursor', ctx), user: harnessConfigFile('cursor', 'user', hc) },
-      'claude-code': { home: harnessHomeDir('claude-code', ctx), user: harnessConfigFile('claude-code', 'user', hc) },
-    },
+    harnesses: Object.fromEntries(
+      (Object.keys(HARNESS_SCOPES) as InstallableHarness[]).map((h) => [h, { home: harnessHomeDir(h, ctx), user: harnessConfigFile(h, 'user', hc) }]),
+    ),
   };
 }
 

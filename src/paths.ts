@@ -17,6 +17,9 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export const HARNESS_SCOPES = {
   cursor: ['user', 'project'],
   'claude-code': ['user', 'project', 'local', 'managed'],
+  codex: ['user', 'project'],
+  'gemini-cli': ['user', 'project'],
+  'copilot-cli': ['user', 'project'],
 } as const;
 export type InstallableHarness = keyof typeof HARNESS_SCOPES;
 /** `managed`: the administrator's settings file, which project and user settings cannot switch off. */
@@ -34,6 +37,8 @@ export interface Paths {
   auditLog: string;
   cacheDir: string;
   versionsDir: string;
+  /** Installed signed pack bundles (docs/pack-bundles.md): `<name>.bundle`, `previous/`, `sources/`. */
+  bundlesDir: string;
   /** Symlink (a pointer file on Windows) to the active `versions/<version>`. */
   current: string;
   /** Where `setup.sh` puts the `buckler` launcher. */
@@ -139,6 +144,7 @@ export function resolvePaths(ctx: PathContext): Paths {
     auditLog: j(stateHome, 'audit.jsonl'),
     cacheDir: j(stateHome, 'cache'),
     versionsDir: j(dataHome, 'versions'),
+    bundlesDir: j(dataHome, 'bundles'),
     current: j(dataHome, 'current'),
     binDir,
     launcher: j(binDir, win ? 'buckler.cmd' : 'buckler'),
@@ -148,8 +154,8 @@ export function resolvePaths(ctx: PathContext): Paths {
 
 /**
  * The harness config file Buckler edits for one harness and scope. `project` is the project
- * root for the `project` and `local` scopes. Claude Code honours CLAUDE_CONFIG_DIR for its
- * user directory.
+ * root for the `project` and `local` scopes. Each harness's own home variable is honoured as
+ * the harness takes it (see harnessHomeDir).
  */
 export function harnessConfigFile(
   harness: InstallableHarness,
@@ -157,14 +163,30 @@ export function harnessConfigFile(
   ctx: PathContext & { project: string },
 ): string {
   const j = (base: string, ...parts: string[]): string => joinFor(ctx.platform, base, ...parts);
-  if (harness === 'cursor') {
-    if (scope === 'user') return j(ctx.home, '.cursor', 'hooks.json');
-    if (scope === 'project') return j(ctx.project, '.cursor', 'hooks.json');
-  } else {
-    if (scope === 'user') return j(harnessHomeDir('claude-code', ctx), 'settings.json');
-    if (scope === 'project') return j(ctx.project, '.claude', 'settings.json');
-    if (scope === 'local') return j(ctx.project, '.claude', 'settings.local.json');
-    if (scope === 'managed') return harnessManagedFile('claude-code', ctx) as string;
+  const user = scope === 'user';
+  switch (harness) {
+    case 'cursor':
+      if (user) return j(ctx.home, '.cursor', 'hooks.json');
+      if (scope === 'project') return j(ctx.project, '.cursor', 'hooks.json');
+      break;
+    case 'claude-code':
+      if (user) return j(harnessHomeDir('claude-code', ctx), 'settings.json');
+      if (scope === 'project') return j(ctx.project, '.claude', 'settings.json');
+      if (scope === 'local') return j(ctx.project, '.claude', 'settings.local.json');
+      if (scope === 'managed') return harnessManagedFile('claude-code', ctx) as string;
+      break;
+    case 'codex':
+      if (user) return j(harnessHomeDir('codex', ctx), 'hooks.json');
+      if (scope === 'project') return j(ctx.project, '.codex', 'hooks.json');
+      break;
+    case 'gemini-cli':
+      if (user) return j(harnessHomeDir('gemini-cli', ctx), 'settings.json');
+      if (scope === 'project') return j(ctx.project, '.gemini', 'settings.json');
+      break;
+    case 'copilot-cli':
+      if (user) return j(harnessHomeDir('copilot-cli', ctx), 'settings.json');
+      if (scope === 'project') return j(ctx.project, '.github', 'copilot', 'settings.json');
+      break;
   }
   throw new Error(`${harness} has no ${scope} scope`);
 }
@@ -190,13 +212,25 @@ export function harnessManagedFile(harness: InstallableHarness, ctx: Pick<PathCo
 }
 
 /**
- * The directory whose existence means "this harness is installed for this user".
- * CLAUDE_CONFIG_DIR is Claude Code's own variable and is taken as Claude Code takes it.
+ * The directory whose existence means "this harness is installed for this user". Each
+ * harness's own variable is taken as the harness takes it (any non-empty value):
+ * CLAUDE_CONFIG_DIR (Claude Code), CODEX_HOME (Codex), GEMINI_CLI_HOME (Gemini CLI: it replaces
+ * the home directory, so the folder is `$GEMINI_CLI_HOME/.gemini`), COPILOT_HOME (Copilot CLI).
  */
 export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): string {
   const j = (base: string, ...parts: string[]): string => joinFor(ctx.platform, base, ...parts);
-  if (harness === 'cursor') return j(ctx.home, '.cursor');
-  return set(ctx.env, 'CLAUDE_CONFIG_DIR') ?? j(ctx.home, '.claude');
+  switch (harness) {
+    case 'cursor':
+      return j(ctx.home, '.cursor');
+    case 'claude-code':
+      return set(ctx.env, 'CLAUDE_CONFIG_DIR') ?? j(ctx.home, '.claude');
+    case 'codex':
+      return set(ctx.env, 'CODEX_HOME') ?? j(ctx.home, '.codex');
+    case 'gemini-cli':
+      return j(set(ctx.env, 'GEMINI_CLI_HOME') ?? ctx.home, '.gemini');
+    case 'copilot-cli':
+      return set(ctx.env, 'COPILOT_HOME') ?? j(ctx.home, '.copilot');
+  }
 }
 
 /**

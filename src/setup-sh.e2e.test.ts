@@ -3,7 +3,7 @@
  * npm registry that cannot answer (so any network use fails the test):
  * install from this checkout (npm pack + offline dependencies), a working `buckler` on PATH,
  * Cursor and Claude Code wired beside other tools' hooks, update from a checksummed tarball,
- * rollback, a refused tarball, and an uninstall that leaves the configs byte-for-byte as they
+ * rollback, update --with-packs (signed pack bundles re-fetched), a refused tarball, and an uninstall that leaves the configs byte-for-byte as they
  * were. Steps run in order and share the home.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -43,7 +43,7 @@ let snapshot: Map<string, string>;
 /** Every file under the harness directories, with its bytes (base64). */
 function harnessTree(): Map<string, string> {
   const out = new Map<string, string>();
-  for (const top of ['.cursor', '.claude']) {
+  for (const top of ['.cursor', '.claude', '.codex', '.gemini', '.copilot']) {
     const walk = (dir: string): void => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, e.name);
@@ -74,6 +74,12 @@ beforeAll(() => {
   fs.mkdirSync(path.join(home, '.claude'));
   fs.writeFileSync(path.join(home, '.cursor', 'hooks.json'), CURSOR_BEFORE);
   fs.writeFileSync(path.join(home, '.claude', 'settings.json'), CLAUDE_BEFORE);
+  // The harnesses of issue 12: two with a config of their own, one with only its folder.
+  fs.mkdirSync(path.join(home, '.codex'));
+  fs.mkdirSync(path.join(home, '.gemini'));
+  fs.mkdirSync(path.join(home, '.copilot'));
+  fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), '{\n  "theme": "dark"\n}\n');
+  fs.writeFileSync(path.join(home, '.copilot', 'settings.json'), '{"model": "gpt-5", "hooks": {"sessionStart": [{"type": "command", "bash": "./hi.sh"}]}}\n');
   snapshot = harnessTree();
   const nodeDir = path.dirname(process.execPath);
   env = {
@@ -133,6 +139,16 @@ describe('scripts/setup.sh', () => {
     const status = buckler('hooks', 'status', '--harness', 'all');
     expect(status.stdout).toMatch(/cursor: .* — wired/);
     expect(status.stdout).toMatch(/claude-code: .* — wired/);
+    for (const h of ['codex', 'gemini-cli', 'copilot-cli']) expect(status.stdout).toMatch(new RegExp(`${h}: .* — wired`));
+    // Copilot CLI's native payload names no event: the installed command passes it.
+    const copilot = JSON.parse(fs.readFileSync(path.join(home, '.copilot', 'settings.json'), 'utf8')) as {
+      hooks: { preToolUse: { bash: string }[] };
+    };
+    const pre = copilot.hooks.preToolUse[0]?.bash as string;
+    expect(pre).toMatch(/--driver copilot-cli --event preToolUse$/);
+    const native = { sessionId: 's', timestamp: 1, cwd: home, toolName: 'bash', toolArgs: { command: 'git push --force origin main' } };
+    const denied = spawnSync('sh', ['-c', pre], { env, input: JSON.stringify(native), encoding: 'utf8' });
+    expect(JSON.parse(denied.stdout)).toMatchObject({ permissionDecision: 'deny' });
   });
 
   it('install again is idempotent: the same hooks, once', () => {
@@ -161,6 +177,44 @@ describe('scripts/setup.sh', () => {
     expect(fs.readlinkSync(path.join(dataHome(), 'current'))).toBe(`versions/${VERSION}`);
     expect(buckler('--version').stdout.trim()).toBe(VERSION);
   }, 60_000);
+
+  it('update --with-packs re-fetches installed pack bundles; without it they stay as they were', () => {
+    const work = fs.mkdtempSync(path.join(scratch, 'packs-'));
+    const key = path.join(work, 'team.key');
+    expect(buckler('pack', 'keygen', '--out', key).status).toBe(0);
+    const configFile = path.join(home, '.config', 'buckler', 'config.toml');
+    fs.mkdirSync(path.dirname(configFile), { recursive: true });
+    fs.writeFileSync(configFile, `[bundles]\ntrusted_keys = ["${fs.readFileSync(`${key}.pub`, 'utf8').trim()}"]\n`);
+    const packs = path.join(work, 'packs');
+    fs.mkdirSync(packs);
+    fs.writeFileSync(
+      path.join(packs, 'acme.yaml'),
+      'pack: acme\nversion: "1"\nrules:\n  - id: no-terraform-destroy\n    trigger: [pre_shell_exec, pre_shell_tool]\n    match:\n      shell_segments:\n        - program: terraform\n          subcommand: destroy\n    action: deny\n',
+    );
+    // The team publishes to one place (a file share here); machines install from it.
+    const published = path.join(work, 'acme.bundle');
+    const sign = (version: string): void => {
+      const r = buckler('pack', 'sign', packs, '--key', key, '--name', 'acme', '--version', version, '--out', published);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    };
+    sign('1.0.0');
+    expect(buckler('pack', 'install', published).status).toBe(0);
+    sign('1.1.0');
+    const tarball = makeTarball(`${VERSION}-next.2`);
+    fs.writeFileSync(`${tarball}.sha256`, `${sha(tarball, 'hex')}  ${path.basename(tarball)}\n`);
+    const plain = setup('update', '--from', tarball);
+    expect(plain.status).toBe(0);
+    expect(buckler('pack', 'list').stdout).toMatch(/^acme 1\.0\.0 /);
+    const r = setup('update', '--from', tarball, '--with-packs');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('installed bundle acme 1.1.0');
+    expect(buckler('pack', 'list').stdout).toMatch(/^acme 1\.1\.0 /);
+    expect(buckler('check', 'terraform destroy').status).toBe(1);
+    expect(buckler('pack', 'remove', 'acme').status).toBe(0);
+    fs.rmSync(configFile);
+  }, 120_000);
 
   it('refuses a tarball whose checksum does not match, and changes nothing', () => {
     const tarball = makeTarball(`${VERSION}-bad.1`);

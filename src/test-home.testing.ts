@@ -15,7 +15,13 @@ import path from 'node:path';
 import { DIRECTORY_VARIABLES, HARNESS_SCOPES, harnessConfigFile, harnessManagedFile, resolvePaths, type InstallableHarness, type PathContext } from './paths.ts';
 
 /** Harness variables that move a harness's user directory (paths.ts harnessHomeDir). */
-export const HARNESS_VARIABLES: Readonly<Record<string, string>> = { CLAUDE_CONFIG_DIR: '.claude' };
+export const HARNESS_VARIABLES: Readonly<Record<string, string>> = {
+  CLAUDE_CONFIG_DIR: '.claude',
+  CODEX_HOME: '.codex',
+  // Gemini CLI's variable replaces the home directory itself (`$GEMINI_CLI_HOME/.gemini`).
+  GEMINI_CLI_HOME: '.',
+  COPILOT_HOME: '.copilot',
+};
 
 /** Variables that move system-wide files Buckler edits (paths.ts harnessManagedFile) into a root. */
 export const ROOT_VARIABLES: readonly string[] = ['BUCKLER_MANAGED_ROOT'];

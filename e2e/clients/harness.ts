@@ -96,6 +96,11 @@ export const GEMINI_CLI: HarnessRun = {
   // Without --yolo a headless run offers no shell tool at all.
   argv: (bin) => [bin, ['-p', PROMPT, '--yolo', '-m', 'gemini-2.5-flash']],
   env: (_sb, url) => ({ GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'fake', GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
+  unsupported: {
+    // Gemini CLI 0.61.0 reads additionalContext from AfterTool only (executeToolWithHooks);
+    // BeforeTool has no channel to the model, and this nudge is a rule on the command before it runs.
+    'a nudge reaches the model and the command still runs': 'Gemini CLI has no way to add context before a tool runs',
+  },
 };
 
 export const COPILOT_CLI: HarnessRun = {

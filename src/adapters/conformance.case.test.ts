@@ -27,6 +27,28 @@ const ROOT = path.resolve(ADAPTERS_DIR, '..', '..');
 const DOCS = path.join(ROOT, 'docs', 'adapters');
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
+/** Argument keys that name a file or directory in the harnesses' file tools. */
+const PATH_KEYS = ['file_path', 'notebook_path', 'path', 'absolute_path'];
+
+/** The path strings a native payload names, at the top level or in a top-level object (`tool_input`). */
+function namedPaths(raw: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const o of [raw, ...Object.values(raw)]) {
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) continue;
+    for (const k of PATH_KEYS) {
+      const v = (o as Record<string, unknown>)[k];
+      if (typeof v === 'string' && v !== '') out.push(v);
+    }
+  }
+  return out;
+}
+
+/** Whether a native payload is an MCP tool call (Claude-style name, or a server named beside it). */
+function isMcpPayload(raw: Record<string, unknown>): boolean {
+  const name = raw.tool_name ?? raw.toolName;
+  return (typeof name === 'string' && name.startsWith('mcp__')) || 'mcp_server' in raw || 'mcp_server_name' in raw;
+}
+
 /** Exactly what the driver prints: nothing, or one JSON object on one line. */
 function printed(reply: NativeReply): string {
   return reply.stdout === null ? '' : `${JSON.stringify(reply.stdout)}\n`;
@@ -122,6 +144,18 @@ describe.each(Object.values(ADAPTERS).map((a) => [a.name, a] as [string, Adapter
       expect(JSON.parse(JSON.stringify(input)) as PolicyInput).toEqual(input);
       // The core reads it back as the same input: the adapter speaks the contract.
       expect(parsePolicyInput(JSON.parse(JSON.stringify(input)))).toEqual(input);
+    });
+
+    it('fills tool.paths with every path the call names, and tool.mcp for an MCP call', () => {
+      const input = adapter.adaptInput(raw);
+      if (input.trigger === 'unknown_harness_event') return;
+      const o = raw as Record<string, unknown>;
+      const paths = (input.tool?.paths ?? []).map((p) => p.path);
+      for (const p of namedPaths(o)) expect(paths, `${set.input} names ${p}`).toContain(p);
+      if (isMcpPayload(o)) {
+        expect(input.tool?.mcp?.server, `${set.input} is an MCP call`).toEqual(expect.any(String));
+        expect(input.tool?.mcp?.tool).toEqual(expect.any(String));
+      }
     });
 
     for (const [kind, file] of Object.entries(set.replies)) {

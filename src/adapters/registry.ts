@@ -4,12 +4,18 @@
  */
 import type { Adapter } from './adapter.ts';
 import { claudeCodeAdapter } from './claude-code/index.ts';
+import { codexAdapter } from './codex/index.ts';
+import { copilotCliAdapter } from './copilot-cli/index.ts';
 import { cursorAdapter } from './cursor/index.ts';
+import { geminiCliAdapter } from './gemini-cli/index.ts';
 import { eventNameFromText } from './payload.ts';
 
 export const ADAPTERS: Readonly<Record<string, Adapter>> = {
   cursor: cursorAdapter,
   'claude-code': claudeCodeAdapter,
+  codex: codexAdapter,
+  'gemini-cli': geminiCliAdapter,
+  'copilot-cli': copilotCliAdapter,
 };
 
 /** Driver name used when neither `--driver` nor `BUCKLER_DRIVER` names one. */

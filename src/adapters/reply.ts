@@ -71,3 +71,18 @@ export function failureOutput(reason: string, before: boolean, code = 'driver_er
       'Do not retry it in another form; tell the user what happened.',
   };
 }
+
+/**
+ * The messages of an `ask` in a harness that cannot honour one from a hook (it would hang,
+ * or count as a failed hook and let the action run): the ask becomes a deny that says so, and
+ * how a person lets the action through.
+ */
+export function askAsDeny(output: PolicyOutput, harness: string): { person: string; agent: string } {
+  const how =
+    `${harness} cannot ask you from a hook, so Buckler blocked it. To let it through, run it yourself, ` +
+    `or start ${harness} with BUCKLER_BYPASS=1 in its environment.`;
+  return {
+    person: `${personMessage(output)} ${how}`,
+    agent: `${agentMessage(output)} It needs the user's confirmation, which ${harness} cannot ask for here, so it was blocked: ask the user to run it or allow it.`,
+  };
+}

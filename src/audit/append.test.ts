@@ -5,6 +5,8 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowOutput } from '../core/contract.ts';
+import { execFileSync } from 'node:child_process';
+import { appendAuditLine, auditHealth, UnsafeAuditLogError } from './append.ts';
 import { auditDecision } from './index.ts';
 
 const OUT = allowOutput();
@@ -59,7 +61,9 @@ describe('concurrent writers', () => {
     await build({
       stdin: {
         contents: `
-          import { auditDecision } from './index.ts';
+          import { execFileSync } from 'node:child_process';
+import { appendAuditLine, auditHealth, UnsafeAuditLogError } from './append.ts';
+import { auditDecision } from './index.ts';
           const [file, id, n] = process.argv.slice(2);
           const output = ${JSON.stringify(OUT)};
           for (let i = 0; i < Number(n); i++) {
@@ -120,4 +124,109 @@ describe('concurrent writers', () => {
     // Each writer's records all arrived, once each, in the order it wrote them.
     for (const seqs of seen.values()) expect(seqs).toEqual(Array.from({ length: RECORDS }, (_, i) => i));
   }, 120_000);
+});
+
+const posix = process.platform !== 'win32';
+const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+const isRoot = uid === 0;
+
+describe.runIf(posix)('an unsafe log is refused, never written through', () => {
+  let n = 0;
+  /** A fresh log directory (0700) and the log path in it. */
+  const fresh = (): { d: string; file: string } => {
+    const d = path.join(dir, `unsafe-${n++}`);
+    fs.mkdirSync(d, { mode: 0o700 });
+    return { d, file: path.join(d, 'audit.jsonl') };
+  };
+  const refused = (file: string, reason: RegExp): void => {
+    expect(() => appendAuditLine(file, 'x\n', uid)).toThrow(UnsafeAuditLogError);
+    expect(() => appendAuditLine(file, 'x\n', uid)).toThrow(reason);
+    expect(auditHealth(file, uid)).toMatchObject({ state: 'unsafe', reason: expect.stringMatching(reason) });
+  };
+
+  it('a symlink at the log path (to a file the agent wants appended to)', () => {
+    const { d, file } = fresh();
+    const target = path.join(d, 'bashrc');
+    fs.writeFileSync(target, 'original\n');
+    fs.symlinkSync(target, file);
+    refused(file, /symbolic link/);
+    expect(fs.readFileSync(target, 'utf8')).toBe('original\n');
+  });
+
+  it('a dangling symlink at the log path (a file would be created at its target)', () => {
+    const { d, file } = fresh();
+    const target = path.join(d, 'created-through-link');
+    fs.symlinkSync(target, file);
+    refused(file, /symbolic link/);
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it('a hard link to another file', () => {
+    const { d, file } = fresh();
+    const target = path.join(d, 'profile');
+    fs.writeFileSync(target, 'original\n');
+    fs.linkSync(target, file);
+    refused(file, /2 hard links/);
+    expect(fs.readFileSync(target, 'utf8')).toBe('original\n');
+  });
+
+  it('a FIFO with no reader (refused without hanging)', () => {
+    const { file } = fresh();
+    execFileSync('mkfifo', [file]);
+    refused(file, /not a regular file/);
+  });
+
+  it('a directory at the log path', () => {
+    const { file } = fresh();
+    fs.mkdirSync(file);
+    expect(() => appendAuditLine(file, 'x\n')).toThrow();
+    expect(auditHealth(file).state).toBe('unsafe');
+  });
+
+  it('a symlinked log directory', () => {
+    const { d } = fresh();
+    const real = path.join(d, 'real');
+    fs.mkdirSync(real, { mode: 0o700 });
+    const link = path.join(d, 'link');
+    fs.symlinkSync(real, link);
+    refused(path.join(link, 'audit.jsonl'), /directory is a symbolic link/);
+    expect(fs.readdirSync(real)).toEqual([]);
+  });
+
+  it.runIf(isRoot)('a log owned by another user', () => {
+    const { file } = fresh();
+    fs.writeFileSync(file, '', { mode: 0o600 });
+    fs.chownSync(file, 4242, 4242);
+    refused(file, /belongs to another user \(uid 4242\)/);
+  });
+
+  it('the hook side: auditDecision returns false with one warning naming the reason', () => {
+    const { d, file } = fresh();
+    fs.symlinkSync(path.join(d, 'elsewhere'), file);
+    const warnings: string[] = [];
+    expect(auditDecision(file, { input: null, output: OUT }, { warn: (m) => warnings.push(m) })).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/audit record not written .*it is a symbolic link/);
+  });
+});
+
+describe.runIf(posix)('modes are fixed on open', () => {
+  it('an existing 0644 log in a 0755 directory becomes 0600 in 0700', () => {
+    const d = path.join(dir, 'loose');
+    fs.mkdirSync(d, { mode: 0o755 });
+    fs.chmodSync(d, 0o755);
+    const file = path.join(d, 'audit.jsonl');
+    fs.writeFileSync(file, 'old\n');
+    fs.chmodSync(file, 0o644);
+    expect(auditHealth(file)).toMatchObject({ state: 'ok', note: expect.stringMatching(/directory mode 0755.*file mode 0644/) });
+    appendAuditLine(file, 'new\n');
+    expect(fs.statSync(d).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(file, 'utf8')).toBe('old\nnew\n');
+    expect(auditHealth(file)).toEqual({ file, state: 'ok' });
+  });
+
+  it('auditHealth of a log not yet written: absent', () => {
+    expect(auditHealth(path.join(dir, 'none', 'audit.jsonl'))).toEqual({ file: path.join(dir, 'none', 'audit.jsonl'), state: 'absent' });
+  });
 });

@@ -2,12 +2,15 @@
  * Hides secrets in a command line before it is written to the audit log, and says what kinds
  * it hid (a decision record admits what it hid). Pure.
  *
- * Two kinds of detectors: word-level (assignments `KEY=value`, options `--token X`, `-u
- * user:pass` for curl, `-pSECRET` for mysql) on the shell words of each simple command, and
- * text-level (Authorization and secret headers, `Bearer`/`Basic` credentials, passwords in URLs,
- * private-key blocks, well-known token shapes) on the raw text. Each yields raw spans; they
- * are merged and each merged span becomes `[REDACTED]`. A value that only names a variable
- * (`$GITHUB_TOKEN`) is kept: it is not the secret.
+ * Two kinds of detectors. Word-level, on the shell words of each simple command (also inside
+ * `$(…)` and backquotes): assignments `KEY=value`, options `--token X`, `-u user:pass` for curl,
+ * `-pSECRET` for mysql, settings `aws configure set aws_secret_access_key X`, and a value echoed
+ * into `docker login --password-stdin`. Text-level, on the raw text: the `SHAPES` table below
+ * (headers, `Bearer`/`Basic` credentials, passwords in URLs, private-key blocks, `.npmrc`
+ * tokens, connection strings, and the token formats of common services). Each yields raw spans;
+ * they are merged and each merged span becomes `[REDACTED]`. A value that only names a variable
+ * (`$GITHUB_TOKEN`) is kept: it is not the secret. Every shape has its own test
+ * (redact.test.ts checks that none is missing).
  */
 import { isVariableReference, scanSegments, valueSpan, type Segment, type Word } from './shell-words.ts';
 
@@ -23,15 +26,36 @@ export type RedactionKind =
   | 'secret_assignment'
   | 'secret_option'
   | 'password_option'
+  | 'secret_setting'
+  | 'stdin_password'
+  | 'npmrc_auth'
+  | 'connection_string_secret'
   | 'private_key'
   | 'github_token'
   | 'gitlab_token'
   | 'aws_access_key'
   | 'sk_api_key'
   | 'slack_token'
+  | 'slack_webhook'
   | 'npm_token'
+  | 'pypi_token'
   | 'google_api_key'
+  | 'google_oauth'
   | 'stripe_key'
+  | 'huggingface_token'
+  | 'digitalocean_token'
+  | 'sendgrid_key'
+  | 'shopify_token'
+  | 'atlassian_token'
+  | 'docker_hub_token'
+  | 'vault_token'
+  | 'databricks_token'
+  | 'postman_key'
+  | 'linear_key'
+  | 'grafana_token'
+  | 'newrelic_key'
+  | 'age_secret_key'
+  | 'telegram_bot_token'
   | 'jwt';
 
 export interface Redaction {
@@ -80,6 +104,15 @@ const SECRET_PAIR = new Set([
   'session_key',
   'client_secret',
 ]);
+/** Parts that make a name secret wherever they stand (`*_SECRET_*`). */
+const SECRET_MIDDLE = new Set(['secret', 'secrets', 'password', 'passwd', 'passphrase', 'token', 'apikey', 'privatekey', 'secretkey']);
+/** Last parts that name something about a secret rather than the secret: `SECRET_NAME`, `TOKEN_PATH`. */
+const ABOUT_A_SECRET = new Set([
+  'name', 'names', 'file', 'files', 'path', 'paths', 'dir', 'id', 'ids', 'arn', 'ref', 'refs', 'type', 'kind', 'env',
+  'url', 'uri', 'length', 'len', 'count', 'ttl', 'expiry', 'expires', 'version', 'provider', 'store', 'mode', 'format',
+  'header', 'prefix', 'location', 'region', 'required', 'enabled', 'disabled', 'policy', 'rotation', 'source', 'label',
+  'stdin', 'prompt', 'command', 'cmd', 'helper', 'hint', 'reset', 'min', 'max', 'expired', 'strength',
+]);
 /** Whole names that look secret but are not. */
 const NOT_SECRET = new Set(['pwd', 'oldpwd']);
 /** First parts that turn a secret-looking option into a switch: `--no-password`, `--with-token`. */
@@ -96,7 +129,10 @@ export function isSecretName(name: string): boolean {
   if (last === undefined || NOT_SECRET.has(parts.join('_')) || SWITCH_PREFIX.has(parts[0] as string)) return false;
   if (SECRET_SUFFIX.test(last) || SECRET_WORD.has(last)) return true;
   const pair = parts.slice(-2).join('_');
-  return SECRET_PAIR.has(pair);
+  if (SECRET_PAIR.has(pair)) return true;
+  // `APP_SECRET_B64`, `STRIPE_SECRET_KEY_LIVE`, `DB_PASSWORD_PROD`: a secret word in the middle,
+  // unless the last part says the value is about the secret (`SECRET_NAME`, `TOKEN_FILE`).
+  return !ABOUT_A_SECRET.has(last) && parts.slice(0, -1).some((p) => SECRET_MIDDLE.has(p));
 }
 
 // ---- word-level detectors ----------------------------------------------------------------
@@ -141,7 +177,44 @@ function isSecretOption(name: string): boolean {
   return SINGLE_DASH_SECRET.has(name.slice(1));
 }
 
+/** Words after which `NAME VALUE` sets a setting: `aws configure set`, `npm config set`, `git config`. */
+const SETTERS = new Set(['set', 'config', 'config:set', 'config:add']);
+
+/** `aws configure set aws_secret_access_key X`, `git config user.password X`: hide X. */
+function settingSpans(seg: Segment, spans: Span[]): void {
+  const at = seg.findIndex((w) => SETTERS.has(w.value));
+  if (at < 0) return;
+  for (let i = at + 1; i < seg.length - 1; i++) {
+    const name = (seg[i] as Word).value;
+    if (name.startsWith('-') || name.includes('=') || !isSecretName(name)) continue;
+    const value = seg[i + 1] as Word;
+    if (value.value.startsWith('-')) continue;
+    addValue(spans, value, 0, 'secret_setting');
+    i++;
+  }
+}
+
+/** Options that make a program read a password or token from stdin. */
+const STDIN_SECRET_FLAGS = new Set(['--password-stdin', '--pass-stdin', '--with-token', '--token-stdin']);
+
+/**
+ * `echo SECRET | docker login --password-stdin`, `printf %s SECRET | gh auth login --with-token`:
+ * what echo or printf prints is the secret.
+ */
+function stdinSecretSpans(seg: Segment, next: Segment | undefined, spans: Span[]): void {
+  if (!seg.pipe || next === undefined || !next.some((w) => STDIN_SECRET_FLAGS.has(w.value))) return;
+  let i = 0;
+  while (i < seg.length && ASSIGNMENT.test((seg[i] as Word).value)) i++;
+  const program = seg[i] === undefined ? '' : baseName((seg[i] as Word).value);
+  if (program !== 'echo' && program !== 'printf') return;
+  const args = seg.slice(i + 1).filter((w) => !/^-[neE]+$/.test(w.value));
+  // printf FORMAT ARG…: the format is not the secret when arguments follow it.
+  const from = program === 'printf' && args.length > 1 && (args[0] as Word).value.includes('%') ? 1 : 0;
+  for (const w of args.slice(from)) addValue(spans, w, 0, 'stdin_password');
+}
+
 function segmentSpans(seg: Segment, spans: Span[]): void {
+  settingSpans(seg, spans);
   const programs = new Set(seg.map((w) => baseName(w.value)));
   const curl = programs.has('curl');
   const httpie = programs.has('http') || programs.has('https');
@@ -202,6 +275,93 @@ function segmentSpans(seg: Segment, spans: Span[]): void {
 
 // ---- text-level detectors ----------------------------------------------------------------
 
+/**
+ * One text-level shape: where to look (a cheap substring test first: a hook is a fresh process,
+ * and an ordinary command then compiles and runs none of the regular expressions), what to
+ * match, and which part of the match is the secret.
+ */
+export interface Shape {
+  kind: RedactionKind;
+  /** The shape is tried only when the text holds one of these (in the lower-cased text if `nocase`). */
+  hints: readonly string[];
+  nocase?: boolean;
+  /** Global. */
+  re: RegExp;
+  /**
+   * The secret: a capture group's text (`group`, default the whole match), or `rest`: from the
+   * end of the match to the closing quote (or whitespace when unquoted), for headers.
+   */
+  secret?: { group: number } | 'rest';
+  /** A further test of the secret's text (say, that it looks like a credential, not a word). */
+  accept?: (value: string) => boolean;
+}
+
+/** Looks like a credential rather than a word of prose: has a digit, or is long. */
+function tokenLike(s: string): boolean {
+  return s.length >= 8 && (/\d/.test(s) || s.length >= 20);
+}
+
+/** base64 of `user:password` in printable ASCII. */
+function basicCredential(s: string): boolean {
+  if (s.length % 4 !== 0) return false;
+  const decoded = Buffer.from(s, 'base64').toString('latin1');
+  return decoded.includes(':') && /^[\x20-\x7e]+$/.test(decoded);
+}
+
+const notVariable = (v: string): boolean => !isVariableReference(v);
+/** Not preceded by a character that would make the match part of a longer word. */
+const B = '(?<![A-Za-z0-9_])';
+
+/** Every text-level shape, most specific first (overlaps merge, so order only affects `kinds`). */
+export const SHAPES: readonly Shape[] = [
+  // Headers and credentials in HTTP clients
+  { kind: 'authorization_header', hints: ['authorization'], nocase: true, secret: 'rest',
+    re: /\b(?:proxy-)?authorization\s*:\s*(?:(bearer|basic|token|digest|negotiate|ntlm|apikey|aws4-hmac-sha256)\s+)?/gi },
+  { kind: 'secret_header', hints: ['x-', 'api', 'token', 'cookie'], nocase: true, secret: 'rest',
+    re: /(?<![A-Za-z0-9-])(x-[a-z0-9-]*(?:key|token|secret|auth|password|session)[a-z0-9-]*|api-?key|private-token|cookie)\s*:\s*/gi },
+  { kind: 'bearer_token', hints: ['bearer'], nocase: true, secret: { group: 1 }, accept: tokenLike, re: /\bbearer\s+([A-Za-z0-9._~+/-]+=*)/gi },
+  { kind: 'basic_auth', hints: ['basic'], nocase: true, secret: { group: 1 }, accept: basicCredential,
+    re: /\bbasic\s+([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])/gi },
+  { kind: 'url_password', hints: ['://'], secret: { group: 1 }, accept: notVariable, re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:'"]+:([^\s/@'"]+)@/gi },
+  { kind: 'private_key', hints: ['PRIVATE KEY-----'], secret: { group: 2 }, accept: (v) => v.trim() !== '',
+    re: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----([\s\S]*?)(?=-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g },
+  // Settings files written from the command line
+  { kind: 'npmrc_auth', hints: [':_auth', ':_password'], secret: { group: 1 }, accept: notVariable,
+    re: /:_(?:authToken|auth|password)\s*=\s*["']?([^\s"';&|]+)/g },
+  // Azure storage and service bus, ADO.NET / SQL Server: `…;AccountKey=…;`, `…;Password=…;`
+  { kind: 'connection_string_secret', hints: ['AccountKey=', 'SharedAccessKey=', 'Password=', 'Pwd='], secret: { group: 1 }, accept: notVariable,
+    re: /(?<![A-Za-z-])(?:AccountKey|SharedAccessKey|Password|Pwd)=([^;\s'"]+)/g },
+  // Token formats of common services
+  { kind: 'github_token', hints: ['gh', 'github_pat_'], re: new RegExp(`${B}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`, 'g') },
+  { kind: 'gitlab_token', hints: ['gl'], re: new RegExp(`${B}gl(?:pat|dt|rt|ptt|cbt|ft|imt|oas|agent)-[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'aws_access_key', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA'], re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![0-9A-Za-z])/g },
+  // OpenAI (sk-…, sk-proj-…), Anthropic (sk-ant-…), DeepSeek and others
+  { kind: 'sk_api_key', hints: ['sk-'], re: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'slack_token', hints: ['xox'], re: new RegExp(`${B}xox[abposre]-[A-Za-z0-9-]{10,}`, 'g') },
+  { kind: 'slack_webhook', hints: ['hooks.slack.com/'], re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,}/g },
+  { kind: 'npm_token', hints: ['npm_'], re: new RegExp(`${B}npm_[A-Za-z0-9]{36,}`, 'g') },
+  { kind: 'pypi_token', hints: ['pypi-'], re: new RegExp(`${B}pypi-[A-Za-z0-9_-]{50,}`, 'g') },
+  { kind: 'google_api_key', hints: ['AIza'], re: new RegExp(`${B}AIza[0-9A-Za-z_-]{35}`, 'g') },
+  // OAuth client secrets, access tokens and refresh tokens
+  { kind: 'google_oauth', hints: ['GOCSPX-', 'ya29.', '1//0'], re: new RegExp(`${B}(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\\.[A-Za-z0-9_-]{20,}|1//0[A-Za-z0-9_-]{30,})`, 'g') },
+  { kind: 'stripe_key', hints: ['_live_', '_test_', 'whsec_'], re: new RegExp(`${B}(?:(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{24,})`, 'g') },
+  { kind: 'huggingface_token', hints: ['hf_'], re: new RegExp(`${B}hf_[A-Za-z0-9]{30,}`, 'g') },
+  { kind: 'digitalocean_token', hints: ['do'], re: new RegExp(`${B}do[opr]_v1_[a-f0-9]{64}`, 'g') },
+  { kind: 'sendgrid_key', hints: ['SG.'], re: new RegExp(`${B}SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{30,}`, 'g') },
+  { kind: 'shopify_token', hints: ['shp'], re: new RegExp(`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, 'g') },
+  { kind: 'atlassian_token', hints: ['ATATT'], re: new RegExp(`${B}ATATT[A-Za-z0-9_=-]{40,}`, 'g') },
+  { kind: 'docker_hub_token', hints: ['dckr_'], re: new RegExp(`${B}dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'vault_token', hints: ['hvs.', 'hvb.'], re: new RegExp(`${B}hv[sb]\\.[A-Za-z0-9_-]{24,}`, 'g') },
+  { kind: 'databricks_token', hints: ['dapi'], re: new RegExp(`${B}dapi[a-f0-9]{32}(?:-\\d)?`, 'g') },
+  { kind: 'postman_key', hints: ['PMAK-'], re: new RegExp(`${B}PMAK-[a-f0-9]{24}-[a-f0-9]{34}`, 'g') },
+  { kind: 'linear_key', hints: ['lin_'], re: new RegExp(`${B}lin_(?:api|oauth)_[A-Za-z0-9]{32,}`, 'g') },
+  { kind: 'grafana_token', hints: ['glsa_', 'glc_'], re: new RegExp(`${B}(?:glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})`, 'g') },
+  { kind: 'newrelic_key', hints: ['NRAK-', 'NRII-'], re: new RegExp(`${B}NR(?:AK|II)-[A-Z0-9]{27}`, 'g') },
+  { kind: 'age_secret_key', hints: ['AGE-SECRET-KEY-1'], re: /AGE-SECRET-KEY-1[0-9A-Z]{58}/g },
+  { kind: 'telegram_bot_token', hints: [':AA'], re: /(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
+  { kind: 'jwt', hints: ['eyJ'], re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g },
+];
+
 /** Where a credential that starts at `i` ends: the closing quote, or whitespace when unquoted. */
 function credentialEnd(text: string, i: number, quote: string): number {
   let j = i;
@@ -227,106 +387,85 @@ function quoteAt(text: string, at: number): string {
   return q;
 }
 
-const AUTH_HEADER = /\b(?:proxy-)?authorization\s*:\s*(?:(bearer|basic|token|digest|negotiate|ntlm|apikey|aws4-hmac-sha256)\s+)?/gi;
-const SECRET_HEADER =
-  /(?<![A-Za-z0-9-])(x-[a-z0-9-]*(?:key|token|secret|auth|password|session)[a-z0-9-]*|api-?key|private-token|cookie)\s*:\s*/gi;
-const BEARER = /\bbearer\s+([A-Za-z0-9._~+/-]+=*)/gi;
-const BASIC = /\bbasic\s+([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])/gi;
-const URL_PASSWORD = /\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:'"]+:([^\s/@'"]+)@/gi;
-const PRIVATE_KEY = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----([\s\S]*?)(?=-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;
-
-/** [kind, shape, literal hints]: a shape is only tried when the text holds one of its hints. */
-const TOKEN_SHAPES: [RedactionKind, RegExp, string[]][] = [
-  ['github_token', /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g, ['gh', 'github_pat_']],
-  ['gitlab_token', /(?<![A-Za-z0-9_])glpat-[A-Za-z0-9_-]{20,}/g, ['glpat-']],
-  ['aws_access_key', /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![0-9A-Za-z])/g, ['AKIA', 'ASIA', 'ABIA', 'ACCA']],
-  ['sk_api_key', /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, ['sk-']],
-  ['slack_token', /(?<![A-Za-z0-9_])xox[abposr]-[A-Za-z0-9-]{10,}/g, ['xox']],
-  ['npm_token', /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36,}/g, ['npm_']],
-  ['google_api_key', /(?<![A-Za-z0-9_])AIza[0-9A-Za-z_-]{35}/g, ['AIza']],
-  ['stripe_key', /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}/g, ['_live_', '_test_']],
-  ['jwt', /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, ['eyJ']],
-];
-
-/** Looks like a credential rather than a word of prose: has a digit, or is long. */
-function tokenLike(s: string): boolean {
-  return s.length >= 8 && (/\d/.test(s) || s.length >= 20);
-}
-
-/** base64 of `user:password` in printable ASCII. */
-function basicCredential(s: string): boolean {
-  if (s.length % 4 !== 0) return false;
-  const decoded = Buffer.from(s, 'base64').toString('latin1');
-  return decoded.includes(':') && /^[\x20-\x7e]+$/.test(decoded);
+function textSpans(text: string, spans: Span[]): void {
+  let lower: string | undefined;
+  for (const shape of SHAPES) {
+    const hay = shape.nocase ? (lower ??= text.toLowerCase()) : text;
+    if (!shape.hints.some((h) => hay.includes(h))) continue;
+    for (const m of text.matchAll(shape.re)) {
+      const at = m.index as number;
+      const whole = m[0] as string;
+      let start: number;
+      let end: number;
+      if (shape.secret === 'rest') {
+        start = at + whole.length;
+        if (text[start] === '$') continue;
+        end = credentialEnd(text, start, quoteAt(text, at));
+      } else {
+        const group = shape.secret?.group ?? 0;
+        const value = m[group];
+        if (value === undefined) continue;
+        // The group's position: groups here are always the match's last part but for private keys.
+        start = group === 0 ? at : at + whole.lastIndexOf(value);
+        end = start + value.length;
+      }
+      if (end <= start || (shape.accept && !shape.accept(text.slice(start, end)))) continue;
+      spans.push({ start, end, kind: shape.kind });
+    }
+  }
 }
 
 /**
- * Every regular expression is guarded by a plain substring test: a hook is a fresh process, and
- * an ordinary command then compiles and runs none of them (the cold cost is in the regexes).
+ * The bodies of `$(…)` and `` `…` `` (raw offsets), at any depth: an assignment inside one
+ * (`out=$(API_TOKEN=x curl …)`) is a word of the inner command, not of the outer one.
  */
-function textSpans(text: string, spans: Span[]): void {
-  const lower = text.toLowerCase();
-  if (lower.includes('authorization')) {
-    for (const m of text.matchAll(AUTH_HEADER)) {
-      const start = (m.index as number) + (m[0] as string).length;
-      if (text[start] === '$') continue;
-      const end = credentialEnd(text, start, quoteAt(text, m.index as number));
-      if (end > start) spans.push({ start, end, kind: 'authorization_header' });
+function substitutionBodies(text: string): [number, number][] {
+  const bodies: [number, number][] = [];
+  let single = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'") single = !single;
+    if (single) continue;
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '$' && text[i + 1] === '(' && text[i + 2] !== '(') {
+      let depth = 1;
+      let j = i + 2;
+      for (; j < text.length && depth > 0; j++) {
+        if (text[j] === '(') depth++;
+        else if (text[j] === ')') depth--;
+      }
+      bodies.push([i + 2, depth === 0 ? j - 1 : text.length]);
+    } else if (c === '`') {
+      const close = text.indexOf('`', i + 1);
+      const end = close < 0 ? text.length : close;
+      bodies.push([i + 1, end]);
+      i = end;
     }
   }
-  if (text.includes(':') && /x-|api|token|cookie/.test(lower)) {
-    for (const m of text.matchAll(SECRET_HEADER)) {
-      const start = (m.index as number) + (m[0] as string).length;
-      if (text[start] === '$') continue;
-      const end = credentialEnd(text, start, quoteAt(text, m.index as number));
-      if (end > start) spans.push({ start, end, kind: 'secret_header' });
-    }
+  return bodies;
+}
+
+function wordSpans(text: string, offset: number, spans: Span[]): void {
+  const segments = scanSegments(text);
+  const found: Span[] = [];
+  for (let k = 0; k < segments.length; k++) {
+    segmentSpans(segments[k] as Segment, found);
+    stdinSecretSpans(segments[k] as Segment, segments[k + 1], found);
   }
-  if (lower.includes('bearer')) {
-    for (const m of text.matchAll(BEARER)) {
-      const cred = m[1] as string;
-      if (!tokenLike(cred)) continue;
-      const start = (m.index as number) + (m[0] as string).length - cred.length;
-      spans.push({ start, end: start + cred.length, kind: 'bearer_token' });
-    }
-  }
-  if (lower.includes('basic')) {
-    for (const m of text.matchAll(BASIC)) {
-      const cred = m[1] as string;
-      if (!basicCredential(cred)) continue;
-      const start = (m.index as number) + (m[0] as string).length - cred.length;
-      spans.push({ start, end: start + cred.length, kind: 'basic_auth' });
-    }
-  }
-  if (text.includes('://') && text.includes('@')) {
-    for (const m of text.matchAll(URL_PASSWORD)) {
-      const pass = m[1] as string;
-      if (isVariableReference(pass)) continue;
-      const start = (m.index as number) + (m[0] as string).length - 1 - pass.length;
-      spans.push({ start, end: start + pass.length, kind: 'url_password' });
-    }
-  }
-  if (text.includes('PRIVATE KEY-----')) {
-    for (const m of text.matchAll(PRIVATE_KEY)) {
-      const body = m[2] as string;
-      if (body.trim() === '') continue;
-      const start = (m.index as number) + (m[0] as string).length - body.length;
-      spans.push({ start, end: start + body.length, kind: 'private_key' });
-    }
-  }
-  for (const [kind, re, hints] of TOKEN_SHAPES) {
-    if (!hints.some((h) => text.includes(h))) continue;
-    for (const m of text.matchAll(re)) {
-      spans.push({ start: m.index as number, end: (m.index as number) + (m[0] as string).length, kind });
-    }
-  }
+  for (const sp of found) spans.push({ start: sp.start + offset, end: sp.end + offset, kind: sp.kind });
 }
 
 // ---- putting it together -----------------------------------------------------------------
 
 export function redactSecrets(text: string): Redaction {
   const spans: Span[] = [];
-  for (const seg of scanSegments(text)) segmentSpans(seg, spans);
+  wordSpans(text, 0, spans);
+  if (text.includes('$(') || text.includes('`')) {
+    for (const [start, end] of substitutionBodies(text)) wordSpans(text.slice(start, end), start, spans);
+  }
   textSpans(text, spans);
   if (spans.length === 0) return { text, kinds: [], count: 0 };
   spans.sort((a, b) => a.start - b.start || b.end - a.end);

@@ -17,13 +17,16 @@ export interface Word {
 }
 
 /** Words of one simple command (between `;`, `&`, `|`, newlines, parentheses). */
-export type Segment = Word[];
+export type Segment = Word[] & {
+  /** Its output is piped into the next segment (it ended with a single `|`). */
+  pipe?: boolean;
+};
 
 const OPERATOR = new Set([';', '&', '|', '\n', '(', ')']);
 
 export function scanSegments(text: string): Segment[] {
   const segments: Segment[] = [];
-  let seg: Word[] = [];
+  let seg: Segment = [];
   // The word being read: raw offsets of its characters (null between words).
   let offsets: number[] | null = null;
   let start = 0;
@@ -35,9 +38,12 @@ export function scanSegments(text: string): Segment[] {
     seg.push({ value, offsets, start, end });
     offsets = null;
   };
-  const endSegment = (): void => {
+  const endSegment = (at = -1): void => {
     endWord();
-    if (seg.length) segments.push(seg);
+    if (seg.length) {
+      if (at >= 0 && text[at] === '|' && text[at + 1] !== '|' && text[at - 1] !== '|') seg.pipe = true;
+      segments.push(seg);
+    }
     seg = [];
   };
   let depth = 0; // inside $( … ): operators there belong to the word
@@ -47,7 +53,7 @@ export function scanSegments(text: string): Segment[] {
     if (offsets === null) {
       if (depth === 0 && !backquote && (c === 32 || c === 9 || c === 13)) continue;
       if (depth === 0 && !backquote && OPERATOR.has(text[i] as string)) {
-        endSegment();
+        endSegment(i);
         continue;
       }
       offsets = [];
@@ -82,7 +88,7 @@ export function scanSegments(text: string): Segment[] {
       continue;
     } else if (depth === 0 && !backquote && OPERATOR.has(text[i] as string)) {
       end = i;
-      endSegment();
+      endSegment(i);
       continue;
     } else {
       offsets.push(i);

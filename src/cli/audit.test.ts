@@ -102,4 +102,19 @@ describe('audit wiring', () => {
     expect(r.output.decision).toBe('deny');
     expect(io.stderr).toMatch(/warning: audit record not written/);
   });
+
+  it.runIf(process.platform !== 'win32')('a symlink at the log path: the hook decides as usual, nothing is written through it', async () => {
+    auditOn();
+    const state = env.BUCKLER_STATE_HOME as string;
+    fs.mkdirSync(state, { recursive: true, mode: 0o700 });
+    const target = path.join(root, `victim-${n}`);
+    fs.writeFileSync(target, 'echo hello\n');
+    fs.symlinkSync(target, path.join(state, 'audit.jsonl'));
+    const io = fakeIO({ env, stdin: cursorEvent('git push --force') });
+    const r = await handleHook(['--driver', 'cursor'], io);
+    expect(r.output.decision).toBe('deny');
+    expect(r.reply.stdout).toMatchObject({ permission: 'deny' });
+    expect(io.stderr).toMatch(/audit record not written .*it is a symbolic link/);
+    expect(fs.readFileSync(target, 'utf8')).toBe('echo hello\n');
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { auditDecision, type AuditEvent } from '../audit/index.ts';
 import type { CliIO } from './io.ts';
-import { processPaths } from './process-paths.ts';
+import { processPaths, processUid } from './process-paths.ts';
 
 declare const __BUCKLER_VERSION__: string;
 const VERSION: string | undefined = typeof __BUCKLER_VERSION__ === 'string' ? __BUCKLER_VERSION__ : undefined;
@@ -29,5 +29,6 @@ export function recordDecision(io: Pick<CliIO, 'env' | 'err'>, event: AuditEvent
     return false;
   }
   const withVersion: AuditEvent = VERSION !== undefined && event.bucklerVersion === undefined ? { ...event, bucklerVersion: VERSION } : event;
-  return auditDecision(file, withVersion, { warn });
+  const uid = processUid();
+  return auditDecision(file, withVersion, uid === undefined ? { warn } : { warn, uid });
 }

@@ -13,7 +13,7 @@ import { checkTier, parseCommandArgs } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import { recordDecision } from './audit.ts';
-import { processPaths } from './process-paths.ts';
+import { processPaths, processUid } from './process-paths.ts';
 import type { CliIO } from './io.ts';
 
 export const CHECK_HELP = `Usage: buckler check "<command line>" [options]
@@ -70,7 +70,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const command = positionals.join(' ');
 
-  const loaded = await loadRuntimePolicy(processPaths(io.env), tier ? { tier } : {});
+  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid() });
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const input: PolicyInput = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command, cwd: io.cwd } };
   const tool = values.tool as string | undefined;

@@ -190,7 +190,52 @@ describe('buckler validate', () => {
   it('clean: a summary and exit 0', async () => {
     const io = fakeIO({ env });
     expect(await validate([], io)).toBe(0);
-    expect(io.stdout).toMatch(/^ok: \d+ pack files, \d+ rules checked \(\d+ active in tier baseline\); 0 errors, 0 warnings\n$/);
+    expect(io.stdout).toMatch(/^cache: \S+policy-config\.json: none yet \(the next hook builds it\)\nok: \d+ pack files, \d+ rules checked \(\d+ active in tier baseline\); 0 errors, 0 warnings\n$/);
+  });
+
+  describe('the compiled-pack cache the hook uses', () => {
+    const cacheDir = (): string => path.join(home, '.local', 'state', 'buckler', 'cache');
+    const cacheFile = (): string => path.join(cacheDir(), 'policy-config.json');
+    const warm = async (): Promise<void> => {
+      const { loadRuntimePolicy } = await import('../packs/runtime.ts');
+      const { processPaths } = await import('./process-paths.ts');
+      await loadRuntimePolicy(processPaths(env));
+      expect(fs.existsSync(cacheFile())).toBe(true);
+    };
+
+    it('verified after a hook built it', async () => {
+      await warm();
+      const io = fakeIO({ env });
+      expect(await validate([], io)).toBe(0);
+      expect(io.stdout).toContain(`cache: ${cacheFile()}: verified`);
+    });
+
+    it('edited by hand (a deny turned into an allow): an error, exit 1', async () => {
+      await warm();
+      fs.writeFileSync(cacheFile(), fs.readFileSync(cacheFile(), 'utf8').replaceAll('"action":"deny"', '"action":"allow"'));
+      const io = fakeIO({ env });
+      expect(await validate([], io)).toBe(1);
+      expect(io.stdout).toContain(`error: cache: ${cacheFile()}: digest mismatch`);
+      expect(io.stdout).toMatch(/^failed: .*; 1 error, 0 warnings$/m);
+    });
+
+    it('a symbolic link at the cache directory: an error, exit 1', async () => {
+      await warm();
+      const elsewhere = path.join(home, 'elsewhere');
+      fs.renameSync(cacheDir(), elsewhere);
+      fs.symlinkSync(elsewhere, cacheDir());
+      const io = fakeIO({ env });
+      expect(await validate([], io)).toBe(1);
+      expect(io.stdout).toContain(`error: cache: ${cacheFile()}: the cache directory is a symbolic link`);
+    });
+
+    it('not checked when other packs are validated', async () => {
+      await warm();
+      fs.writeFileSync(cacheFile(), 'garbage');
+      const io = fakeIO({ env, cwd: home });
+      expect(await validate(['--rules-dir', 'none'], io)).toBe(0);
+      expect(io.stdout).not.toContain('cache:');
+    });
   });
 
   it('errors: file, line, rule id and problem for each, failing examples too; exit 1', async () => {
@@ -228,7 +273,7 @@ describe('buckler validate', () => {
   });
 
   it('bad arguments exit 2; --help exits 0', async () => {
-    expect(await validate(['--rules'], fakeIO({ env }))).toBe(2);
+    expect(await validate(['--no-such-option'], fakeIO({ env }))).toBe(2);
     const io = fakeIO({ env });
     expect(await validate(['--help'], io)).toBe(0);
     expect(io.stdout).toMatch(/^Usage: buckler validate/);

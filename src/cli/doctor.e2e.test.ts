@@ -136,6 +136,25 @@ describe('buckler doctor', () => {
     expect(d.problems.join('\n')).toMatch(/did not deny/);
   });
 
+  it('reports an audit log that is not written (a symlink at its path) and a tampered packs cache', () => {
+    merge();
+    const state = path.join(t, 'state');
+    fs.mkdirSync(path.join(home(), '.config', 'buckler'), { recursive: true });
+    fs.writeFileSync(path.join(home(), '.config', 'buckler', 'config.toml'), '[core]\naudit_log = true\n');
+    const clean = doctor();
+    expect(clean.report.buckler.map((f) => f.text).join('\n')).toMatch(/audit log .*audit\.jsonl: (created on the first decision|writable)/);
+    fs.mkdirSync(state, { recursive: true });
+    fs.rmSync(path.join(state, 'audit.jsonl'), { force: true });
+    fs.symlinkSync(path.join(t, 'victim'), path.join(state, 'audit.jsonl'));
+    const cache = path.join(state, 'cache', 'policy-config.json');
+    expect(fs.existsSync(cache)).toBe(true); // the self-tests ran hooks
+    fs.writeFileSync(cache, fs.readFileSync(cache, 'utf8').replaceAll('"action":"deny"', '"action":"allow"'));
+    const d = doctor();
+    expect(d.status).toBe(1);
+    expect(d.problems.join('\n')).toMatch(/audit log .*audit\.jsonl is not written: it is a symbolic link/);
+    expect(d.problems.join('\n')).toMatch(/compiled-pack cache .* is not used: digest mismatch/);
+  });
+
   const managedFile = (): string => path.join(t, 'managed', 'etc', 'claude-code', 'managed-settings.json');
 
   it.each([

@@ -3,7 +3,8 @@
  * harness found: its version, whether every event Buckler needs is wired (in any scope), whether
  * each wired command starts and denies (a live self-test in that harness's own event format),
  * and every setting that silently switches hooks off. Then Buckler's own state: packs and rules
- * that did not load, and the operator bypass. Exit 0 when nothing is wrong, 1 on any problem,
+ * that did not load, where each pack comes from (builtin, user, a signed bundle), bundles refused
+ * and packs switched off, and the operator bypass. Exit 0 when nothing is wrong, 1 on any problem,
  * 2 for bad arguments. See docs/doctor.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -17,11 +18,13 @@ import { readConfig } from '../installers/config-file.ts';
 import { INSTALLERS } from '../installers/registry.ts';
 import { readStatus, type ConfigStatus } from '../installers/status.ts';
 import { formatProblem } from '../packs/problems.ts';
-import { loadPolicyReport } from '../packs/runtime.ts';
+import { auditHealth } from '../audit/append.ts';
+import { shortKey } from '../packs/bundle.ts';
+import { checkRuntimeCache, loadPolicyReport, type PolicyReport } from '../packs/runtime.ts';
 import { harnessConfigFile, harnessHomeDir, resolvePaths, type PathContext, type Scope } from '../paths.ts';
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
-import { processPathContext } from './process-paths.ts';
+import { processPathContext, processUid } from './process-paths.ts';
 
 export const DOCTOR_HELP = `Usage: buckler doctor [--project DIR] [--json]
 
@@ -193,6 +196,13 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
   return report;
 }
 
+/** The compiled-pack cache, as a hook would check it: before the self-tests, whose hooks replace a bad one. */
+function checkCache(io: CliIO): Finding[] {
+  const cache = checkRuntimeCache(resolvePaths(processPathContext(io.env)), { uid: processUid() });
+  if (cache.state !== 'damaged' && cache.state !== 'unsafe') return [];
+  return [{ level: 'problem', text: `compiled-pack cache ${cache.file} is not used: ${cache.reason ?? cache.state} (something other than Buckler wrote it; the next hook replaces it)` }];
+}
+
 async function checkBuckler(io: CliIO): Promise<Finding[]> {
   const out: Finding[] = [];
   const ctx = processPathContext(io.env);
@@ -205,19 +215,66 @@ async function checkBuckler(io: CliIO): Promise<Finding[]> {
   }
   try {
     const report = await loadPolicyReport(paths, { examples: true });
+    const refusedFiles = new Set(report.sources.flatMap((s) => s.refused.map((r) => r.file)));
     const errors = report.problems.filter((p) => p.severity === 'error');
-    for (const p of errors) out.push({ level: 'problem', text: `not loaded: ${formatProblem(p, (f) => f)}` });
+    for (const p of errors) {
+      if (!refusedFiles.has(p.file)) out.push({ level: 'problem', text: `not loaded: ${formatProblem(p, (f) => f)}` });
+    }
     if (errors.length === 0) out.push({ level: 'ok', text: `${report.policy.rules.length} rules active (tier ${report.policy.tier}) from ${report.files.length} pack files` });
+    // The audit log, when it is on or already exists: the same checks a hook makes before writing.
+    const log = auditHealth(paths.auditLog, processUid());
+    if (log.state === 'unsafe' || log.state === 'unreadable') {
+      out.push({ level: report.config.audit_log ? 'problem' : 'info', text: `audit log ${log.file} is not written: ${log.reason ?? log.state}` });
+    } else if (report.config.audit_log) {
+      out.push({ level: 'ok', text: `audit log ${log.file}: ${log.state === 'absent' ? 'created on the first decision' : 'writable'}${log.note ? ` (${log.note})` : ''}` });
+    }
+    out.push(...sourceFindings(report));
   } catch (e) {
     out.push({ level: 'problem', text: `the policy cannot be loaded: ${e instanceof Error ? e.message : String(e)}` });
   }
   return out;
 }
 
+/**
+ * Where each pack (so each rule) comes from, what each source refused, and which packs a person
+ * switched off in config.toml.
+ */
+export function sourceFindings(report: PolicyReport): Finding[] {
+  const out: Finding[] = [];
+  const active = new Map(report.policy.packs.map((p) => [p.source, p.rules]));
+  for (const s of report.sources) {
+    for (const p of s.packs) {
+      if (report.config.packs[p.id]?.enabled === false) {
+        out.push({ level: 'info', text: `pack ${p.id} (${p.origin}) is switched off in config.toml ([packs] ${p.id} = { enabled = false })` });
+      } else if (s.source !== 'builtin') {
+        const n = active.get(p.pack.file) ?? 0;
+        const signer = p.bundle === undefined ? '' : `, signed by ${shortKey(p.bundle.key)}`;
+        out.push({ level: 'ok', text: `pack ${p.id}: ${n} rule${n === 1 ? '' : 's'} active, from ${p.origin}${signer} (${p.pack.file})` });
+      }
+    }
+    for (const r of s.refused) {
+      const hint =
+        r.reason === 'untrusted-key'
+          ? " (its key is not, or no longer, in [bundles] trusted_keys: trust it again, or 'buckler pack remove' the bundle)"
+          : r.reason === 'collision'
+            ? ' (rename the pack in the bundle, or remove the other pack)'
+            : '';
+      out.push({ level: 'problem', text: `${s.source} refused, not loaded: ${r.file}: ${r.message}${hint}` });
+    }
+  }
+  const builtin = report.sources.find((s) => s.source === 'builtin');
+  if (builtin !== undefined) {
+    const on = builtin.packs.filter((p) => report.config.packs[p.id]?.enabled !== false).map((p) => p.id);
+    out.push({ level: 'info', text: `builtin packs on: ${on.join(', ') || 'none'}` });
+  }
+  return out;
+}
+
 export async function doctor(io: CliIO, project: string): Promise<DoctorReport> {
   const ctx = processPathContext(io.env);
+  const cache = checkCache(io);
   const harnesses = Object.values(INSTALLERS).map((i) => checkHarness(i, ctx, project, io.env));
-  const buckler = await checkBuckler(io);
+  const buckler = [...(await checkBuckler(io)), ...cache];
   if (!harnesses.some((h) => h.found)) buckler.push({ level: 'problem', text: 'no supported harness found: nothing is guarded' });
   const ok = [...harnesses.flatMap((h) => h.findings), ...buckler].every((x) => x.level !== 'problem');
   return { ok, harnesses, buckler };

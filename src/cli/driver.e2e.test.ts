@@ -40,8 +40,14 @@ rules:
     action: deny
     user_message: "Blocked by policy FILE-020: CI workflow files are protected."
     agent_message: "Policy FILE-020 protects .github/workflows/. Describe the change for a human to apply."
+  - id: secret-reads
+    trigger: pre_shell_tool
+    match: { tool_name: Read }
+    action: deny
+    user_message: "Blocked by policy FILE-030: reading secrets."
+    agent_message: "Policy FILE-030 keeps secrets out of the model's context. Ask the user for the value you need."
   - id: mcp-sql-cursor
-    trigger: unknown_harness_event
+    trigger: pre_shell_tool
     match: { tool_name: "MCP:execute_sql" }
     action: deny
     user_message: "Blocked by policy MCP-010: destructive SQL through the postgres MCP server."
@@ -49,6 +55,30 @@ rules:
   - id: mcp-sql-claude
     trigger: pre_shell_tool
     match: { tool_name: mcp__postgres__execute_sql }
+    action: deny
+    user_message: "Blocked by policy MCP-010: destructive SQL through MCP."
+    agent_message: "Policy MCP-010 blocks DROP/TRUNCATE via MCP. Propose a migration file instead."
+  - id: protected-file-0
+    trigger: pre_shell_tool
+    match: { tool_name: apply_patch }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: protected-file-1
+    trigger: pre_shell_tool
+    match: { tool_name: write_file }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: protected-file-2
+    trigger: pre_shell_tool
+    match: { tool_name: create }
+    action: deny
+    user_message: "Blocked by policy FILE-021: .env files are protected."
+    agent_message: "Policy FILE-021 protects .env files. Ask the user to change them."
+  - id: mcp-sql-gemini
+    trigger: pre_shell_tool
+    match: { tool_name: mcp_postgres_execute_sql }
     action: deny
     user_message: "Blocked by policy MCP-010: destructive SQL through MCP."
     agent_message: "Policy MCP-010 blocks DROP/TRUNCATE via MCP. Propose a migration file instead."
@@ -162,6 +192,23 @@ describe.each(HARNESSES)('every %s fixture through the built driver', (harness) 
   }
 });
 
+describe('--event: Copilot CLI native payloads name no event', () => {
+  const raw = readFixture('copilot-cli', 'preToolUse.input.json') as Record<string, unknown>;
+  const { hookName: _named, ...unnamed } = raw;
+  it('the installed command passes it, and the force push is denied in Copilot shape', () => {
+    const h = hook(['--driver', 'copilot-cli', '--event', 'preToolUse'], JSON.stringify(unnamed));
+    expect(reply(h)).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('force') });
+  });
+  it('without it the payload cannot be read: denied, saying why', () => {
+    const h = hook(['--driver', 'copilot-cli'], JSON.stringify(unnamed));
+    expect(reply(h)).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('--event') });
+  });
+  it('after an action, a failure is no opinion', () => {
+    const h = hook(['--driver', 'copilot-cli', '--event', 'postToolUse'], '{not json');
+    expect(isPassReply(reply(h))).toBe(true);
+  });
+});
+
 describe('the builtin packs through each harness', () => {
   it('a Cursor post-tool git command gets the agent-git nudge as additional_context', () => {
     const h = hook(['--driver', 'cursor'], JSON.stringify(readFixture('cursor', 'postToolUse.input.json')));
@@ -172,6 +219,20 @@ describe('the builtin packs through each harness', () => {
   it('a Claude Code post-tool git command gets it as hookSpecificOutput.additionalContext', () => {
     const h = hook(['--driver', 'claude-code'], JSON.stringify(readFixture('claude-code', 'PostToolUse.input.json')));
     expect(reply(h)).toMatchObject({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: expect.any(String) } });
+  });
+  it('a Claude Code Read reaches the policy before it runs (pre_shell_tool), and so do Cursor file reads and MCP calls', () => {
+    const read = hook(['--driver', 'claude-code'], JSON.stringify(readFixture('claude-code', 'PreToolUse-Read.input.json')), {}, HOMES.deny);
+    expect(reply(read)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('FILE-030') } });
+    const cursorRead = hook(['--driver', 'cursor'], JSON.stringify(readFixture('cursor', 'beforeReadFile.input.json')), {}, HOMES.deny);
+    expect(reply(cursorRead)).toMatchObject({ permission: 'deny', user_message: expect.stringContaining('FILE-030') });
+    const mcp = hook(['--driver', 'cursor'], JSON.stringify(readFixture('cursor', 'beforeMCPExecution.input.json')), {}, HOMES.deny);
+    expect(reply(mcp)).toMatchObject({ permission: 'deny', user_message: expect.stringContaining('MCP-010') });
+  });
+  it('a file-tool event with no readable path fails closed, saying why', () => {
+    const raw = { ...(readFixture('claude-code', 'PreToolUse-Read.input.json') as object), tool_input: { limit: 1 } };
+    const got = reply(hook(['--driver', 'claude-code'], JSON.stringify(raw), {}, HOMES.allow));
+    expect(got).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect(JSON.stringify(got)).toContain('file_path');
   });
   it('BUCKLER_DRIVER picks the harness when --driver is absent', () => {
     const h = hook([], JSON.stringify(readFixture('claude-code', 'PreToolUse.input.json')), { BUCKLER_DRIVER: 'claude-code' }, HOMES.deny);

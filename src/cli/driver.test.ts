@@ -9,7 +9,7 @@ import { PolicyError, type PolicyInput, type PolicyOutput } from '../core/contra
 import type { CompiledPolicy } from '../core/policy.ts';
 import type { LoadedPolicy } from '../packs/runtime.ts';
 import { outputOf } from '../adapters/testing.ts';
-import { handleHook, replyText, runDriver, type DriverDeps } from './driver.ts';
+import { DEFAULT_HOOK_DEADLINE_MS, handleHook, hookDeadlineMs, isCompleteEvent, replyText, runDriver, type DriverDeps } from './driver.ts';
 import type { CliIO } from './io.ts';
 import { testEnv } from '../test-home.testing.ts';
 
@@ -94,6 +94,38 @@ describe('choosing the driver', () => {
     expect(r.stdout).toContain(reason);
     expect(r.stderr).toContain(reason);
     expect(r.seen).toHaveLength(0);
+  });
+});
+
+describe('--event (harnesses whose payload names no event)', () => {
+  const COPILOT_PRE = { sessionId: 's', timestamp: 1, cwd: '/p', toolName: 'bash', toolArgs: { command: 'ls' } };
+  it('adds the event under the adapter event field', async () => {
+    for (const argv of [['--driver', 'copilot-cli', '--event', 'preToolUse'], ['--event=preToolUse', '--driver=copilot-cli']]) {
+      const r = await run(argv, COPILOT_PRE);
+      expect(r.seen[0]).toMatchObject({ harness: 'copilot-cli', event: 'preToolUse', trigger: 'pre_shell_tool', shell: { command: 'ls', cwd: '/p' } });
+    }
+  });
+  it('a payload that names the same event is fine; another event is a failure (deny before an action)', async () => {
+    expect((await run(['--driver', 'copilot-cli', '--event', 'permissionRequest'], { ...COPILOT_PRE, hookName: 'permissionRequest' })).seen).toHaveLength(1);
+    const r = await run(['--driver', 'copilot-cli', '--event', 'preToolUse'], { ...COPILOT_PRE, hookName: 'sessionStart' });
+    expect(r.seen).toHaveLength(0);
+    expect(r.stderr).toContain('--event preToolUse');
+  });
+  it.each([
+    [['--driver', 'copilot-cli', '--event']],
+    [['--driver', 'copilot-cli', '--event', 'pre-tool']],
+    [['--driver', 'copilot-cli', '--event', 'a', '--event', 'b']],
+    [['--driver', 'cursor', '--driver', 'cursor']],
+  ])('%j is a usage failure, denied before an action', async (argv) => {
+    const r = await run(argv, COPILOT_PRE);
+    expect(r.seen).toHaveLength(0);
+    expect(r.output.decision).toBe('deny');
+  });
+  it('an unreadable payload is answered for the event --event names', async () => {
+    const r = await run(['--driver', 'copilot-cli', '--event', 'postToolUse'], '{broken');
+    expect(r.stdout).toBe('');
+    const pre = await run(['--driver', 'copilot-cli', '--event', 'preToolUse'], '{broken');
+    expect(JSON.parse(pre.stdout)).toMatchObject({ permissionDecision: 'deny' });
   });
 });
 
@@ -254,8 +286,90 @@ describe('runDriver', () => {
       err: () => undefined,
     };
     // Not typical: the payload was refused before any policy was read.
-    expect(await runDriver([], io)).toEqual({ exitCode: 0, typical: false });
+    expect(await runDriver([], io)).toEqual({ exitCode: 0, typical: false, abandoned: false });
     expect(writes).toHaveLength(1);
     expect(JSON.parse(writes[0] ?? '')).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+});
+
+describe('the hook deadline', () => {
+  it.each([
+    [undefined, DEFAULT_HOOK_DEADLINE_MS],
+    ['250', 250],
+    ['1', 1],
+    ['600000', 600000],
+    ['0', DEFAULT_HOOK_DEADLINE_MS],
+    ['600001', DEFAULT_HOOK_DEADLINE_MS],
+    ['-5', DEFAULT_HOOK_DEADLINE_MS],
+    ['1e3', DEFAULT_HOOK_DEADLINE_MS],
+    ['soon', DEFAULT_HOOK_DEADLINE_MS],
+    ['', DEFAULT_HOOK_DEADLINE_MS],
+  ])('BUCKLER_HOOK_DEADLINE_MS=%j → %d ms', (v, want) => {
+    expect(hookDeadlineMs(v === undefined ? {} : { BUCKLER_HOOK_DEADLINE_MS: v })).toBe(want);
+  });
+
+  it('is below the timeout the installers write for every harness', async () => {
+    const { CURSOR_TIMEOUT_S } = await import('../installers/cursor/wiring.ts');
+    const { CLAUDE_TIMEOUT_S } = await import('../installers/claude-code/wiring.ts');
+    expect(DEFAULT_HOOK_DEADLINE_MS).toBeLessThan(Math.min(CURSOR_TIMEOUT_S, CLAUDE_TIMEOUT_S) * 1000);
+  });
+
+  it.each([
+    ['{"a":1}', true],
+    ['{"a":1}\n', true],
+    ['\ufeff{"a":1}', true],
+    ['{"a":{"b":1}}  \r\n', true],
+    ['{"a":', false],
+    ['{"a":"}', false],
+    ['{"a":1}{', false],
+    ['[1,2]', false], // not an object: read to the end of input
+    ['', false],
+    ['   ', false],
+  ])('isCompleteEvent(%j) → %s', (text, want) => {
+    expect(isCompleteEvent(Buffer.from(text))).toBe(want);
+  });
+
+  it('stdin still open at the deadline: a deny that says so before an action, with what had arrived', async () => {
+    const text = JSON.stringify(CLAUDE_BASH).slice(0, 30);
+    const io = {
+      env: { BUCKLER_HOOK_DEADLINE_MS: '40' },
+      readStdin: () => Buffer.from(''),
+      readStdinUntil: (_complete: (b: Buffer) => boolean, ms: number) => {
+        expect(ms).toBe(40);
+        return { bytes: Buffer.from(text), timedOut: true };
+      },
+      err: () => undefined,
+    };
+    const r = await handleHook(['--driver', 'claude-code'], io, { loadPolicy: () => LOADED, evaluate: () => outputOf('allow') });
+    expect(r.output).toMatchObject({ decision: 'deny', error: { code: 'deadline' } });
+    expect(r.output.error?.message).toBe('no complete hook event on stdin within 40 ms (30 bytes arrived and stdin stayed open)');
+    expect(r.abandoned).toBe(true);
+  });
+
+  it('a policy that does not load in time: a deny before an action, no opinion after', async () => {
+    const never = (): Promise<LoadedPolicy> => new Promise(() => undefined);
+    const pre = await run([], CURSOR_SHELL, { env: { BUCKLER_HOOK_DEADLINE_MS: '30' }, deps: { loadPolicy: never } });
+    expect(pre.output).toMatchObject({ decision: 'deny', error: { code: 'deadline' } });
+    expect(json(pre)).toMatchObject({ permission: 'deny' });
+    const post = await run([], CURSOR_POST, { env: { BUCKLER_HOOK_DEADLINE_MS: '30' }, deps: { loadPolicy: never } });
+    expect(post.output).toMatchObject({ decision: 'allow', error: { code: 'deadline' } });
+    expect(json(post)).toEqual({});
+  });
+
+  it('the reader is asked to stop at a whole event', async () => {
+    let asked: ((b: Buffer) => boolean) | undefined;
+    const io = {
+      env: {},
+      readStdin: () => Buffer.from(''),
+      readStdinUntil: (complete: (b: Buffer) => boolean) => {
+        asked = complete;
+        return { bytes: Buffer.from(JSON.stringify(CURSOR_SHELL)), timedOut: false };
+      },
+      err: () => undefined,
+    };
+    const r = await handleHook([], io, { loadPolicy: () => LOADED, evaluate: () => outputOf('deny') });
+    expect(r.abandoned).toBeUndefined();
+    expect(asked?.(Buffer.from('{"hook_event_name":'))).toBe(false);
+    expect(asked?.(Buffer.from(JSON.stringify(CURSOR_SHELL)))).toBe(true);
   });
 });

@@ -3,10 +3,21 @@
  * reply on stdout (one write, at most one JSON object), exit 0.
  *
  * Fail closed: whatever goes wrong before an action (empty or invalid stdin, a payload it
- * cannot read, an unknown driver name, a broken pack, an internal error) is answered with a
- * valid deny in the harness's shape that says what went wrong; after an action, with the
- * harness's "no opinion". Only if even that answer cannot be built does the process exit 2
- * with the reason on stderr (both Cursor and Claude Code treat exit 2 as "block").
+ * cannot read, an unknown driver name, an unsupported contract version, no event within the
+ * deadline, an internal error) is answered with a valid deny in the harness's shape that says
+ * what went wrong; after an action, with the harness's "no opinion". Only if even that answer
+ * cannot be built does the process exit 2 with the reason on stderr (both Cursor and Claude Code
+ * treat exit 2 as "block"). Nothing but one JSON object (or nothing) is ever printed: a real
+ * Claude Code reads other output as plain text and lets the tool run.
+ *
+ * Broken packs are not a failure of the hook: a pack file that cannot be read or parsed, or a
+ * rule that does not validate, is skipped with a warning on stderr (`buckler validate` lists
+ * them), and the hook decides with the rules that did load. The builtin packs ship checked.
+ *
+ * Deadline: the whole hook has one (BUCKLER_HOOK_DEADLINE_MS, default 5000 ms, below the
+ * 10-second timeout the installers write and far below the harnesses' defaults), so Buckler
+ * answers before a harness's timeout could let the action through. Stdin is read until a whole
+ * JSON object has arrived (a harness may leave stdin open) or end of input, whichever comes first.
  *
  * This module is the hook path: keep it lean (no YAML, nothing loaded that a hook does not use).
  */
@@ -20,7 +31,7 @@ import { evaluate, type EvaluateOptions } from '../core/evaluate.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import type { CliIO } from './io.ts';
-import { processPaths } from './process-paths.ts';
+import { processPaths, processUid } from './process-paths.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 
@@ -31,7 +42,7 @@ export interface DriverDeps {
 }
 
 const REAL: DriverDeps = {
-  loadPolicy: (env) => loadRuntimePolicy(processPaths(env)),
+  loadPolicy: (env) => loadRuntimePolicy(processPaths(env), { uid: processUid() }),
   // A script the command runs (`bash ./deploy.sh`) is read and analysed too, as in `check`:
   // otherwise an agent could write a forbidden command into a file and run the file.
   // The same for git aliases in the repository's and the user's config (read only when a
@@ -53,6 +64,42 @@ export interface HookResult {
   input?: PolicyInput;
   /** Absent when the policy was not (or could not be) loaded. */
   loaded?: LoadedPolicy;
+  /** The deadline passed: something (a stdin read) may still be pending; the process must exit. */
+  abandoned?: true;
+}
+
+/**
+ * The whole hook's deadline, in ms. Installed hooks have a 10 s harness timeout (Cursor and
+ * Claude Code; their defaults are 60 s and 600 s): half of it leaves room for Node's start-up
+ * on a loaded machine. A timed-out hook is open in most harnesses, a deny from Buckler is not.
+ */
+export const DEFAULT_HOOK_DEADLINE_MS = 5000;
+const MAX_HOOK_DEADLINE_MS = 600_000;
+
+/** `BUCKLER_HOOK_DEADLINE_MS` when it is a whole number of ms in 1..600000, else the default. */
+export function hookDeadlineMs(env: CliIO['env']): number {
+  const v = env['BUCKLER_HOOK_DEADLINE_MS'];
+  if (v === undefined || !/^[0-9]{1,7}$/.test(v)) return DEFAULT_HOOK_DEADLINE_MS;
+  const n = Number(v);
+  return n >= 1 && n <= MAX_HOOK_DEADLINE_MS ? n : DEFAULT_HOOK_DEADLINE_MS;
+}
+
+/**
+ * Whether `bytes` already hold one whole JSON object (a hook event is one): its last
+ * non-blank byte is `}` and it parses. Cheap enough to ask after every chunk (an event is a few
+ * KB and usually arrives in one read); JSON that never closes waits for end of input.
+ */
+export function isCompleteEvent(bytes: Buffer): boolean {
+  let i = bytes.length - 1;
+  while (i >= 0 && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i--;
+  if (i < 0 || bytes[i] !== 0x7d) return false;
+  const text = bytes.toString('utf8');
+  try {
+    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A failure the driver itself detects (as opposed to one thrown by what it calls). */
@@ -65,22 +112,49 @@ class DriverFailure extends Error {
   }
 }
 
-function driverName(argv: string[], env: CliIO['env']): string {
-  const [first, second, ...rest] = argv;
+interface DriverArgs {
+  name: string;
+  /** `--event NAME`: the event, for harnesses whose payload does not name it (Copilot CLI's native hooks). */
+  event?: string;
+}
+
+const EVENT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+function driverArgs(argv: string[], env: CliIO['env']): DriverArgs {
   let name: string | undefined;
-  let extra: string[] = [];
-  if (first === undefined) name = undefined;
-  else if (first === '--driver') {
-    if (second === undefined || second === '') throw new DriverFailure('bad_args', '--driver needs a harness name');
-    name = second;
-    extra = rest;
-  } else if (first.startsWith('--driver=')) {
-    name = first.slice('--driver='.length);
-    extra = second === undefined ? [] : [second, ...rest];
-  } else extra = argv;
-  if (extra.length > 0) throw new DriverFailure('bad_args', `unexpected argument '${extra[0]}' in hook mode`);
+  let event: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const flag = arg.startsWith('--driver') ? '--driver' : arg.startsWith('--event') ? '--event' : undefined;
+    let value: string | undefined;
+    if (flag !== undefined && arg === flag) value = argv[++i];
+    else if (flag !== undefined && arg.startsWith(`${flag}=`)) value = arg.slice(flag.length + 1);
+    else throw new DriverFailure('bad_args', `unexpected argument '${arg}' in hook mode`);
+    if ((flag === '--driver' ? name : event) !== undefined) throw new DriverFailure('bad_args', `${flag} given twice`);
+    if (flag === '--driver') {
+      if (value === undefined || value === '') throw new DriverFailure('bad_args', '--driver needs a harness name');
+      name = value;
+    } else {
+      if (value === undefined || !EVENT_NAME.test(value)) throw new DriverFailure('bad_args', '--event needs an event name');
+      event = value;
+    }
+  }
   const chosen = name ?? env.BUCKLER_DRIVER ?? DEFAULT_DRIVER;
-  return chosen === '' ? DEFAULT_DRIVER : chosen;
+  const args: DriverArgs = { name: chosen === '' ? DEFAULT_DRIVER : chosen };
+  if (event !== undefined) args.event = event;
+  return args;
+}
+
+/**
+ * The payload with the event `--event` names, in the adapter's event field. A payload that
+ * names another event is not what this hook was installed for: a failure (fail closed).
+ */
+function withEvent(raw: unknown, event: string | undefined, adapter: Adapter): unknown {
+  if (event === undefined || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const named = (raw as Record<string, unknown>)[adapter.eventField];
+  if (named === undefined) return { ...raw, [adapter.eventField]: event };
+  if (named !== event) throw new DriverFailure('bad_args', `the payload is a ${String(named)} event, but the hook passes --event ${event}`);
+  return raw;
 }
 
 function readPayload(bytes: Buffer): unknown {
@@ -120,7 +194,11 @@ function explain(e: unknown): { code: string; reason: string } {
 }
 
 /** Decide one hook call. Never throws for bad input; `io` is used only for env, stdin, stderr. */
-export async function handleHook(argv: string[], io: Pick<CliIO, 'env' | 'readStdin' | 'err'>, deps: DriverDeps = REAL): Promise<HookResult> {
+export async function handleHook(
+  argv: string[],
+  io: Pick<CliIO, 'env' | 'readStdin' | 'readStdinUntil' | 'err'>,
+  deps: DriverDeps = REAL,
+): Promise<HookResult> {
   const warn = (text: string): void => {
     try {
       io.err(`buckler: ${text}\n`);
@@ -134,12 +212,39 @@ export async function handleHook(argv: string[], io: Pick<CliIO, 'env' | 'readSt
   let parsed = false;
   let input: PolicyInput | undefined;
   let loaded: LoadedPolicy | undefined;
+  let event: string | undefined;
   let result: HookResult;
+  // The deadline: what is awaited (stdin, loading the policy) races it. Synchronous work (a
+  // cold compile, one evaluation) is not interrupted; it is bounded by its own limits.
+  const deadlineMs = hookDeadlineMs(io.env);
+  let stage: 'stdin' | 'policy' = 'stdin';
+  let seen: Buffer | undefined; // what stdin had delivered so far, for a reply at the deadline
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  const deadlineFailure = (): DriverFailure =>
+    new DriverFailure(
+      'deadline',
+      stage === 'stdin'
+        ? `no complete hook event on stdin within ${deadlineMs} ms (${seen === undefined ? 'nothing arrived' : `${seen.length} bytes arrived`} and stdin stayed open)`
+        : `no decision within ${deadlineMs} ms (loading the policy took too long)`,
+    );
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(deadlineFailure());
+    }, deadlineMs);
+  });
+  deadline.catch(() => undefined);
+  const inTime = <T>(p: T | Promise<T>): Promise<T> => Promise.race([p, deadline]);
+  const complete = (b: Buffer): boolean => {
+    seen = b;
+    return isCompleteEvent(b);
+  };
   try {
     let failure: DriverFailure | undefined;
     let name = DEFAULT_DRIVER;
     try {
-      name = driverName(argv, io.env);
+      ({ name, event } = driverArgs(argv, io.env));
     } catch (e) {
       failure = e as DriverFailure;
     }
@@ -148,16 +253,26 @@ export async function handleHook(argv: string[], io: Pick<CliIO, 'env' | 'readSt
     else if (!failure) {
       failure = new DriverFailure('unknown_driver', `unknown driver '${name}' (known: ${HARNESS_NAMES.join(', ')})`);
     }
-    bytes = io.readStdin();
+    if (io.readStdinUntil) {
+      const read = io.readStdinUntil(complete, deadlineMs);
+      if (read.timedOut) {
+        bytes = read.bytes;
+        if (bytes.length > 0) seen = bytes;
+        timedOut = true;
+        throw deadlineFailure();
+      }
+      bytes = read.bytes;
+    } else bytes = await inTime(io.readStdin());
+    stage = 'policy';
     if (failure) {
       // Answer in the shape of the harness whose event this is, if the payload says.
       adapter = adapterForPayload(bytes.toString('utf8')) ?? adapter;
       throw failure;
     }
-    raw = readPayload(bytes);
+    raw = withEvent(readPayload(bytes), event, adapter);
     parsed = true;
     input = adapter.adaptInput(raw);
-    loaded = await deps.loadPolicy(io.env);
+    loaded = await inTime(deps.loadPolicy(io.env));
     for (const w of loaded.warnings) warn(w);
     input = { ...input, env: policyEnv(io.env, loaded.policy.env_keys) };
     const output = deps.evaluate(input, loaded.policy);
@@ -167,8 +282,9 @@ export async function handleHook(argv: string[], io: Pick<CliIO, 'env' | 'readSt
     // Not parsed: the event name, if one can be read unambiguously, still says before/after.
     let replyTo = raw;
     if (!parsed) {
-      const event = bytes === undefined ? undefined : eventNameFromText(bytes.toString('utf8'), adapter.eventField);
-      replyTo = event === undefined ? undefined : { [adapter.eventField]: event };
+      const named = bytes === undefined ? undefined : eventNameFromText(bytes.toString('utf8'), adapter.eventField);
+      const known = named ?? event;
+      replyTo = known === undefined ? undefined : { [adapter.eventField]: known };
     }
     const before = adapter.isBeforeAction(replyTo);
     const bypass = before && operatorBypass(io.env);
@@ -177,13 +293,19 @@ export async function handleHook(argv: string[], io: Pick<CliIO, 'env' | 'readSt
     result = { adapter, reply: adapter.adaptOutput(output, replyTo), output };
     if (input) result.input = input;
     if (loaded) result.loaded = loaded;
+  } finally {
+    clearTimeout(timer);
   }
+  if (timedOut) result.abandoned = true;
   // ── AUDIT (owner: audit helper) ───────────────────────────────────────────────────────
   // One record per hook call when config.toml says audit_log = true. When the call failed
   // before the policy loaded (an unreadable event), the config is read once more just for
   // this: fail-closed denies are what an operator most wants to find in the log. Never
   // changes `result.reply`; a failure to write is one warning on stderr.
   let auditOn = result.loaded?.config.audit_log;
+  // Past the deadline while loading the policy: loading it again for the audit could take as
+  // long, and the reply must go out now.
+  if (auditOn === undefined && timedOut && stage === 'policy') auditOn = false;
   if (auditOn === undefined) {
     try {
       auditOn = (await deps.loadPolicy(io.env)).config.audit_log;
@@ -217,13 +339,15 @@ export interface DriverRun {
    * Events without a command (a file read, a tool result) would leave the shell analyser out.
    */
   typical: boolean;
+  /** Work was left pending at the deadline: exit now rather than wait for it. */
+  abandoned: boolean;
 }
 
 export async function runDriver(argv: string[], io: CliIO): Promise<DriverRun> {
   if (io.stdinIsTTY) io.err('buckler: hook mode reads one harness event (JSON) from stdin; see buckler --help\n');
-  const { reply, loaded, output, input } = await handleHook(argv, io);
+  const { reply, loaded, output, input, abandoned } = await handleHook(argv, io);
   const text = replyText(reply);
   if (text !== '') io.out(text);
   const typical = loaded?.cached === true && output.error === undefined && input?.shell !== undefined;
-  return { exitCode: reply.exitCode, typical };
+  return { exitCode: reply.exitCode, typical, abandoned: abandoned === true };
 }

@@ -14,7 +14,7 @@ import { TIERS, type Tier } from '../core/policy.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { recordDecision } from './audit.ts';
-import { processPaths } from './process-paths.ts';
+import { processPaths, processUid } from './process-paths.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import type { CliIO } from './io.ts';
@@ -108,7 +108,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`buckler evaluate: ${e.code}: ${e.message}\n`);
     return 2;
   }
-  const loaded = await loadRuntimePolicy(processPaths(io.env), tier ? { tier } : {});
+  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid() });
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const cwd = input.shell?.cwd ?? io.cwd;
   const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env) });

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createBundle, generateKeys, readPrivateKey } from '../packs/bundle.ts';
 import { ensureBuilt } from './build.testing.ts';
 
 let bundle: string;
@@ -83,6 +84,18 @@ describe('hook path and the compiled-pack cache', () => {
     else expect(warm.stdout.trim()).toBe('{}');
   });
 
+  it('warm file-read and MCP events load nothing a warm shell event does not', () => {
+    hook(allow);
+    const shell = new Set(hook(allow).loaded);
+    const read = { hook_event_name: 'beforeReadFile', file_path: '/tmp/a.ts', content: 'x', conversation_id: 'c', workspace_roots: ['/tmp'] };
+    const mcp = { hook_event_name: 'beforeMCPExecution', tool_name: 'q', tool_input: '{}', mcp_server_name: 's', conversation_id: 'c', workspace_roots: ['/tmp'] };
+    for (const payload of [read, mcp]) {
+      const r = hook(payload);
+      expect(r.stdout.trim()).toBe('{}');
+      expect(r.loaded.filter((m) => !shell.has(m))).toEqual([]);
+    }
+  });
+
   it('a user pack added after warming is seen (and recompiled) at once', () => {
     hook(allow);
     expect(hook(allow).loaded).not.toContain('js-yaml');
@@ -103,6 +116,21 @@ rules:
     expect(r.loaded).toContain('js-yaml');
     expect(JSON.parse(r.stdout)).toMatchObject({ permission: 'deny', user_message: expect.stringContaining('ls is off') });
     expect(hook(allow).loaded).not.toContain('js-yaml');
+  });
+
+  it('with a signed pack bundle installed: verified (node:crypto) only when compiling; a warm hook loads neither crypto nor a parser', () => {
+    const keys = generateKeys();
+    fs.appendFileSync(path.join(root, 'config', 'config.toml'), `[bundles]\ntrusted_keys = ["${keys.publicKey}"]\n`);
+    const bundles = path.join(root, '.local', 'share', 'buckler', 'bundles');
+    fs.mkdirSync(bundles, { recursive: true });
+    const pack = 'pack: team\nversion: "1"\nrules:\n  - id: no-ls\n    trigger: [pre_shell_exec]\n    match: { shell_segments: [ { program: ls } ] }\n    action: deny\n';
+    fs.writeFileSync(path.join(bundles, 'team.bundle'), createBundle({ name: 'team', version: '1.0.0', files: { 'team.yaml': pack }, privateKeys: [readPrivateKey(keys.privatePem)] }));
+    const cold = hook(allow);
+    expect(cold.loaded).toContain('node:crypto');
+    expect(JSON.parse(cold.stdout)).toMatchObject({ permission: 'deny' });
+    const warm = hook(allow);
+    expect(JSON.parse(warm.stdout)).toMatchObject({ permission: 'deny' });
+    for (const m of ['node:crypto', 'crypto', 'js-yaml', 'smol-toml']) expect(warm.loaded).not.toContain(m);
   });
 
   it('reads a local script the command runs (bash ./x.sh), and a FIFO in its place never blocks', () => {

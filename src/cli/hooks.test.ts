@@ -79,7 +79,12 @@ describe('buckler hooks merge (cursor)', () => {
     expect(r.stdout).toContain('file     created');
     const value = JSON.parse(fs.readFileSync(cursorFile(), 'utf8'));
     expect(value.version).toBe(1);
-    expect(value.hooks.preToolUse).toEqual([{ command: DEFAULT_CMD('cursor'), matcher: 'Shell', timeout: 10, failClosed: true }]);
+    expect(value.hooks.preToolUse).toEqual([
+      { command: DEFAULT_CMD('cursor'), matcher: '^(Shell|Write|Delete|Grep)$', timeout: 10, failClosed: true },
+    ]);
+    for (const e of ['beforeReadFile', 'beforeMCPExecution']) {
+      expect(value.hooks[e]).toEqual([{ command: DEFAULT_CMD('cursor'), timeout: 10, failClosed: true }]);
+    }
     expect(listing(home)).toEqual(['.cursor', '.cursor/hooks.json']);
   });
 
@@ -89,7 +94,7 @@ describe('buckler hooks merge (cursor)', () => {
     expect(buckler(['merge']).code).toBe(0);
     const first = fs.readFileSync(cursorFile());
     const value = JSON.parse(first.toString());
-    expect(Object.keys(value.hooks)).toEqual(['beforeShellExecution', 'stop', 'preToolUse', 'postToolUse', 'postToolUseFailure']);
+    expect(Object.keys(value.hooks)).toEqual(['beforeShellExecution', 'stop', 'preToolUse', 'beforeReadFile', 'beforeMCPExecution', 'postToolUse', 'postToolUseFailure']);
     expect(value.hooks.beforeShellExecution.map((e: { command: string }) => e.command)).toEqual(['./hooks/audit.sh', DEFAULT_CMD('cursor')]);
     const r = buckler(['merge']);
     expect(r.code).toBe(0);
@@ -108,7 +113,7 @@ describe('buckler hooks merge (cursor)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`(was ${DEFAULT_CMD('cursor')})`);
     const text = fs.readFileSync(cursorFile(), 'utf8');
-    expect(text.split(`'${launcher}' --driver cursor`).length - 1).toBe(4);
+    expect(text.split(`'${launcher}' --driver cursor`).length - 1).toBe(6);
     expect(text).not.toContain(BUNDLE);
   });
 
@@ -117,7 +122,7 @@ describe('buckler hooks merge (cursor)', () => {
     fs.writeFileSync(cursorFile(), theirs);
     const r = buckler(['merge', '--dry-run']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('+ preToolUse [Shell]');
+    expect(r.stdout).toContain('+ preToolUse [^(Shell|Write|Delete|Grep)$]');
     expect(r.stdout).toContain('would be updated; the original would be saved in');
     expect(r.stdout).toContain(`+++ ${cursorFile()}`);
     expect(r.stdout).toContain('+        "failClosed": true');
@@ -282,7 +287,7 @@ describe('buckler hooks status', () => {
     r = buckler(['status']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${cursorFile()} — wired`);
-    expect(r.stdout).toContain('wired    preToolUse [Shell]');
+    expect(r.stdout).toContain('wired    preToolUse [^(Shell|Write|Delete|Grep)$]');
     expect(r.stdout).toContain(`command  ${DEFAULT_CMD('cursor')}`);
     expect(r.stdout).toContain('its files exist');
     const j = JSON.parse(buckler(['status', '--json']).stdout);
@@ -335,8 +340,10 @@ describe('buckler hooks --harness claude-code', () => {
     const value = JSON.parse(fs.readFileSync(claudeFile(), 'utf8'));
     expect(Object.keys(value)).toEqual(['permissions', 'env', 'hooks', 'model']);
     expect(Object.keys(value.hooks)).toEqual(['PostToolUse', 'PreToolUse', 'PostToolUseFailure']);
+    const handler = { type: 'command', command: DEFAULT_CMD('claude-code'), timeout: 10, onFailure: 'block' };
     expect(value.hooks.PreToolUse).toEqual([
-      { matcher: 'Bash|PowerShell', hooks: [{ type: 'command', command: DEFAULT_CMD('claude-code'), timeout: 10, onFailure: 'block' }] },
+      { matcher: 'Bash|PowerShell|Read|Write|Edit|MultiEdit|NotebookEdit|Grep|Glob', hooks: [handler] },
+      { matcher: 'mcp__.*', hooks: [handler] },
     ]);
     expect(value.hooks.PostToolUse[0].matcher).toBe('Write|Edit');
     expect(value.hooks.PostToolUse[1].hooks[0].onFailure).toBeUndefined();
@@ -355,6 +362,89 @@ describe('buckler hooks --harness claude-code', () => {
     expect(buckler(['merge', '--harness', 'claude-code', '--scope', 'local', '--project', 'proj']).code).toBe(0);
     expect(fs.existsSync(path.join(project, '.claude', 'settings.local.json'))).toBe(true);
     expect(fs.existsSync(claudeFile())).toBe(false);
+  });
+});
+
+/** The harnesses added in issue 12, on real files: the same round trip as Claude Code's. */
+describe.each([
+  {
+    harness: 'codex',
+    dir: '.codex',
+    file: 'hooks.json',
+    homeVar: 'CODEX_HOME',
+    homeDir: (d: string) => d,
+    projectFile: ['.codex', 'hooks.json'],
+    original: { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './gate.sh', timeout: 5 }] }] } },
+    events: ['PreToolUse', 'PostToolUse'],
+    warning: '/hooks',
+  },
+  {
+    harness: 'gemini-cli',
+    dir: '.gemini',
+    file: 'settings.json',
+    homeVar: 'GEMINI_CLI_HOME',
+    homeDir: (d: string) => path.join(d, '.gemini'),
+    projectFile: ['.gemini', 'settings.json'],
+    original: { security: { auth: { selectedType: 'gemini-api-key' } }, hooks: { enabled: true, BeforeTool: [{ matcher: 'write_file', hooks: [{ type: 'command', command: 'npx prettier --write' }] }] } },
+    events: ['BeforeTool', 'AfterTool'],
+    warning: null,
+  },
+  {
+    harness: 'copilot-cli',
+    dir: '.copilot',
+    file: 'settings.json',
+    homeVar: 'COPILOT_HOME',
+    homeDir: (d: string) => d,
+    projectFile: ['.github', 'copilot', 'settings.json'],
+    original: { model: 'gpt-5', hooks: { preToolUse: [{ type: 'command', bash: './audit.sh', timeoutSec: 5 }] } },
+    events: ['preToolUse', 'postToolUse', 'postToolUseFailure'],
+    warning: null,
+  },
+])('buckler hooks --harness $harness on real files', ({ harness, dir, file, homeVar, homeDir, projectFile, original, events, warning }) => {
+  const userFile = () => path.join(home, dir, file);
+  const text = `${JSON.stringify(original, null, 2)}\n`;
+
+  it('merge keeps every other entry, status is ok, a second merge changes nothing, strip restores the bytes', () => {
+    fs.mkdirSync(path.join(home, dir));
+    fs.writeFileSync(userFile(), text);
+    const r = buckler(['merge', '--harness', harness]);
+    expect(r.code).toBe(0);
+    if (warning !== null) expect(r.stdout + r.stderr).toContain(warning);
+    const value = JSON.parse(fs.readFileSync(userFile(), 'utf8'));
+    for (const e of events) expect(JSON.stringify(value.hooks[e])).toContain(DEFAULT_CMD(harness));
+    for (const [k, v] of Object.entries(original.hooks)) {
+      if (Array.isArray(v)) expect(value.hooks[k][0]).toEqual(v[0]);
+      else expect(value.hooks[k]).toEqual(v);
+    }
+    expect(Object.keys(value)).toEqual(Object.keys(original));
+    const wired = fs.readFileSync(userFile());
+    expect(buckler(['status', '--harness', harness]).code).toBe(0);
+    expect(buckler(['merge', '--harness', harness]).code).toBe(0);
+    expect(fs.readFileSync(userFile()).equals(wired)).toBe(true);
+    expect(buckler(['strip', '--harness', harness]).code).toBe(0);
+    expect(fs.readFileSync(userFile(), 'utf8')).toBe(text);
+    expect(listing(path.join(home, dir))).toEqual([file]);
+  });
+
+  it('creates the file when missing and deletes it again; a malformed file is left alone', () => {
+    expect(buckler(['merge', '--harness', harness]).code).toBe(0);
+    expect(fs.existsSync(userFile())).toBe(true);
+    expect(buckler(['strip', '--harness', harness]).code).toBe(0);
+    expect(fs.existsSync(userFile())).toBe(false);
+    fs.writeFileSync(userFile(), '{"hooks": [');
+    expect(buckler(['merge', '--harness', harness]).code).toBe(1);
+    expect(fs.readFileSync(userFile(), 'utf8')).toBe('{"hooks": [');
+  });
+
+  it(`honours ${homeVar} and the project scope`, () => {
+    const alt = path.join(home, 'alt');
+    fs.mkdirSync(alt);
+    expect(buckler(['merge', '--harness', harness], { env: { [homeVar]: alt } }).code).toBe(0);
+    expect(fs.existsSync(path.join(homeDir(alt), file))).toBe(true);
+    fs.mkdirSync(path.join(home, 'proj'));
+    expect(buckler(['merge', '--harness', harness, '--scope', 'project', '--project', 'proj']).code).toBe(0);
+    expect(fs.existsSync(path.join(home, 'proj', ...projectFile))).toBe(true);
+    expect(fs.existsSync(userFile())).toBe(false);
   });
 });
 
@@ -382,7 +472,7 @@ describe('buckler hooks --harness all', () => {
 describe('usage errors exit 2', () => {
   it.each([
     [['merge', '--scope', 'local'], '--scope local: cursor has only user, project'],
-    [['merge', '--harness', 'vim'], '--harness vim: expected cursor, claude-code or all'],
+    [['merge', '--harness', 'vim'], '--harness vim: expected cursor, claude-code, codex, gemini-cli, copilot-cli or all'],
     [['merge', '--frobnicate'], 'unknown option --frobnicate'],
     [[], 'say merge, strip or status'],
     [['merge', '--command'], '--command needs a value'],
@@ -434,5 +524,97 @@ describe('buckler hooks --scope managed (claude-code)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(fs.existsSync(managedFile())).toBe(true);
     expect(fs.existsSync(cursorFile())).toBe(false);
+  });
+});
+
+describe('the wired file-tool and MCP hooks reach the policy (merge into a temporary HOME, then run what it wrote)', () => {
+  const PACK = `pack: wiring-e2e
+version: "1"
+rules:
+  - id: no-edits
+    trigger: pre_shell_tool
+    match: { tool_name: Edit }
+    action: deny
+    user_message: "wiring-e2e: edits are off"
+    agent_message: "wiring-e2e: edits are off"
+  - id: no-writes
+    trigger: pre_shell_tool
+    match: { tool_name: Write }
+    action: deny
+    user_message: "wiring-e2e: edits are off"
+    agent_message: "wiring-e2e: edits are off"
+  - id: no-reads
+    trigger: pre_shell_tool
+    match: { tool_name: Read }
+    action: deny
+    user_message: "wiring-e2e: reads are off"
+    agent_message: "wiring-e2e: reads are off"
+  - id: no-mcp-claude
+    trigger: pre_shell_tool
+    match: { tool_name: mcp__pg__query }
+    action: deny
+    user_message: "wiring-e2e: MCP is off"
+    agent_message: "wiring-e2e: MCP is off"
+  - id: no-mcp-cursor
+    trigger: pre_shell_tool
+    match: { tool_name: "MCP:query" }
+    action: deny
+    user_message: "wiring-e2e: MCP is off"
+    agent_message: "wiring-e2e: MCP is off"
+`;
+
+  /** Runs a wired hook command as the harness does (through a shell), with the payload on stdin. */
+  function run(command: string, payload: object): unknown {
+    const config = path.join(home, 'buckler-config');
+    fs.mkdirSync(path.join(config, 'rules.d'), { recursive: true });
+    fs.writeFileSync(path.join(config, 'rules.d', 'wiring-e2e.yaml'), PACK);
+    const r = spawnSync('/bin/sh', ['-c', command], {
+      input: JSON.stringify(payload),
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        BUCKLER_CONFIG_HOME: config,
+        BUCKLER_STATE_HOME: path.join(home, 'state'),
+        BUCKLER_DATA_HOME: path.join(home, 'data'),
+      },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as unknown;
+  }
+
+  it('claude-code: the group whose matcher selects Edit, Read or an MCP tool runs Buckler, which denies', () => {
+    expect(buckler(['merge', '--harness', 'claude-code']).code).toBe(0);
+    const groups = JSON.parse(fs.readFileSync(claudeFile(), 'utf8')).hooks.PreToolUse as { matcher: string; hooks: { command: string }[] }[];
+    // Claude Code's matcher reading: a plain name list is split on "|", anything else is a RegExp.
+    const selects = (m: string, tool: string) => (/^[A-Za-z0-9_|]+$/.test(m) ? m.split('|').includes(tool) : new RegExp(m).test(tool));
+    const base = { session_id: 's', transcript_path: '', cwd: home, permission_mode: 'bypassPermissions', hook_event_name: 'PreToolUse', tool_use_id: 't' };
+    const cases: [string, object, string][] = [
+      ['Edit', { file_path: path.join(home, '.claude', 'settings.local.json'), old_string: '{', new_string: '{"disableAllHooks": true,' }, 'edits are off'],
+      ['Read', { file_path: path.join(home, '.aws', 'credentials') }, 'reads are off'],
+      ['mcp__pg__query', { sql: 'DROP TABLE users' }, 'MCP is off'],
+    ];
+    for (const [tool, input, why] of cases) {
+      const group = groups.find((g) => selects(g.matcher, tool));
+      expect(group, tool).toBeDefined();
+      const got = run(group?.hooks[0]?.command ?? '', { ...base, tool_name: tool, tool_input: input });
+      expect(got).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining(why) } });
+    }
+  });
+
+  it('cursor: beforeReadFile, beforeMCPExecution and preToolUse Write run Buckler, which denies', () => {
+    expect(buckler(['merge']).code).toBe(0);
+    const hooks = JSON.parse(fs.readFileSync(cursorFile(), 'utf8')).hooks as Record<string, { command: string; matcher?: string }[]>;
+    const base = { conversation_id: 'c', generation_id: 'g', workspace_roots: [home] };
+    const pre = hooks.preToolUse?.[0];
+    expect(new RegExp(pre?.matcher ?? '$^').test('Write')).toBe(true);
+    const cases: [string, object, string][] = [
+      [pre?.command ?? '', { ...base, hook_event_name: 'preToolUse', tool_name: 'Write', tool_input: { file_path: path.join(home, '.cursor', 'hooks.json'), content: '{}' }, cwd: home }, 'edits are off'],
+      [hooks.beforeReadFile?.[0]?.command ?? '', { ...base, hook_event_name: 'beforeReadFile', file_path: path.join(home, '.env'), content: 'K=v' }, 'reads are off'],
+      [hooks.beforeMCPExecution?.[0]?.command ?? '', { ...base, hook_event_name: 'beforeMCPExecution', tool_name: 'query', tool_input: '{}', mcp_server_name: 'pg' }, 'MCP is off'],
+    ];
+    for (const [command, payload, why] of cases) {
+      expect(run(command, payload)).toMatchObject({ permission: 'deny', user_message: expect.stringContaining(why) });
+    }
   });
 });

@@ -38,7 +38,8 @@ export const HELP = `Usage: buckler hooks merge|strip|status [options]
   status   show which hooks are wired, the command they run and whether it exists
 
 Options:
-  --harness NAME   cursor (default), claude-code, or all (every harness whose home directory exists)
+  --harness NAME   cursor (default), claude-code, codex, gemini-cli, copilot-cli, or all
+                   (every harness whose home directory exists)
   --scope SCOPE    user (default), project, local (claude-code only), or managed (claude-code:
                    the administrator's managed settings, which project settings cannot switch off)
   --project DIR    project directory for --scope project|local (default: the current directory)

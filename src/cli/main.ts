@@ -2,7 +2,7 @@
  * `buckler` entry point: argv → one command module, loaded lazily so that the hook path
  * (driver mode) pays only for what a hook needs.
  *
- *   buckler [--driver NAME]        hook driver: native event on stdin, native reply on stdout
+ *   buckler [--driver NAME] [--event EVENT]   hook driver: native event on stdin, native reply on stdout
  *   buckler evaluate|validate|check|hooks|paths|log …
  */
 import { processIO, type CliIO } from './io.ts';
@@ -20,6 +20,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
   hooks: { summary: 'merge|strip|status Buckler in a harness config', load: () => import('./hooks.ts') },
   paths: { summary: 'print the files and directories Buckler uses', load: () => import('./paths.ts') },
   log: { summary: 'show recent decisions from the audit log', load: () => import('./log.ts') },
+  pack: { summary: 'signed pack bundles: keygen|sign|install|list|update|rollback|remove', load: () => import('./pack.ts') },
   doctor: { summary: 'check that Buckler really guards every harness here; exit 1 on a problem', load: () => import('./doctor.ts') },
 };
 
@@ -30,8 +31,11 @@ export function helpText(): string {
     `buckler ${VERSION} — policy engine for AI coding agents' hooks`,
     '',
     'Usage:',
-    '  buckler [--driver NAME]   hook mode: the harness event on stdin, the reply on stdout',
-    '                            (NAME: cursor, claude-code; default $BUCKLER_DRIVER or cursor)',
+    '  buckler [--driver NAME] [--event EVENT]',
+    '                            hook mode: the harness event on stdin, the reply on stdout',
+    '                            (NAME: cursor, claude-code, codex, gemini-cli, copilot-cli;',
+    '                            default $BUCKLER_DRIVER or cursor; EVENT: for payloads that',
+    '                            do not name their event, Copilot CLI native hooks)',
     ...lines,
     '  buckler --version | --help',
     '',
@@ -39,6 +43,9 @@ export function helpText(): string {
     '',
   ].join('\n');
 }
+
+/** Set by a hook run that gave up at its deadline with a read still pending (see start()). */
+let abandonedHook = false;
 
 /** Set by a typical hook run: a shell command decided with the packs cache warm (`codeCacheWanted`). */
 let typicalHook = false;
@@ -54,10 +61,11 @@ export function codeCacheWanted(): boolean {
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const first = argv[0];
-  if (first === undefined || first === '--driver' || first.startsWith('--driver=')) {
+  if (first === undefined || first.startsWith('--driver') || first.startsWith('--event')) {
     const { runDriver } = await import('./driver.ts');
     const run = await runDriver(argv, io);
     typicalHook = run.typical;
+    abandonedHook = run.abandoned;
     return run.exitCode;
   }
   if (first === '--version' || first === '-V') {
@@ -92,5 +100,8 @@ function fatal(e: unknown): void {
 export function start(): void {
   main(process.argv.slice(2), processIO()).then((code) => {
     process.exitCode = code;
+    // The reply is out (written synchronously); a stdin read the harness never ends would keep
+    // the process alive, and the harness waiting, until its own timeout.
+    if (abandonedHook) process.exit(code);
   }, fatal);
 }

@@ -5,12 +5,15 @@
 import type { CliIO } from './io.ts';
 import { processPathContext } from './process-paths.ts';
 import {
+  HARNESS_SCOPES,
   builtinPacksDir,
   harnessConfigFile,
   harnessHomeDir,
   ignoredVariables,
   resolvePaths,
+  type InstallableHarness,
   type PathContext,
+  type Scope,
 } from '../paths.ts';
 
 const USAGE = `Usage: buckler paths [--json]
@@ -23,10 +26,8 @@ export interface PathsReport {
   platform: NodeJS.Platform;
   paths: ReturnType<typeof resolvePaths>;
   builtinPacks: string;
-  harnesses: {
-    cursor: { home: string; user: string; project: string };
-    'claude-code': { home: string; user: string; project: string; local: string; managed: string };
-  };
+  /** Per harness: its home directory and its config file for each scope it has. */
+  harnesses: Record<InstallableHarness, { home: string } & Partial<Record<Scope, string>>>;
   /** Variables that were set but ignored (not absolute paths). */
   ignored: string[];
 }
@@ -37,28 +38,18 @@ export function pathsReport(ctx: PathContext, project: string, packsDir: string)
     platform: ctx.platform,
     paths: resolvePaths(ctx),
     builtinPacks: packsDir,
-    harnesses: {
-      cursor: {
-        home: harnessHomeDir('cursor', ctx),
-        user: harnessConfigFile('cursor', 'user', hc),
-        project: harnessConfigFile('cursor', 'project', hc),
-      },
-      'claude-code': {
-        home: harnessHomeDir('claude-code', ctx),
-        user: harnessConfigFile('claude-code', 'user', hc),
-        project: harnessConfigFile('claude-code', 'project', hc),
-        local: harnessConfigFile('claude-code', 'local', hc),
-        managed: harnessConfigFile('claude-code', 'managed', hc),
-      },
-    },
+    harnesses: Object.fromEntries(
+      (Object.keys(HARNESS_SCOPES) as InstallableHarness[]).map((h) => [
+        h,
+        { home: harnessHomeDir(h, ctx), ...Object.fromEntries(HARNESS_SCOPES[h].map((scope) => [scope, harnessConfigFile(h, scope, hc)])) },
+      ]),
+    ) as PathsReport['harnesses'],
     ignored: ignoredVariables(ctx),
   };
 }
 
 export function renderPaths(r: PathsReport): string {
   const p = r.paths;
-  const c = r.harnesses.cursor;
-  const cc = r.harnesses['claude-code'];
   const rows: [string, string][] = [
     ['data home', p.dataHome],
     ['config home', p.configHome],
@@ -68,16 +59,16 @@ export function renderPaths(r: PathsReport): string {
     ['audit log', p.auditLog],
     ['cache', p.cacheDir],
     ['versions', p.versionsDir],
+    ['pack bundles', p.bundlesDir],
     ['current', p.current],
     ['bin dir', p.binDir],
     ['launcher', p.launcher],
     ['builtin packs', r.builtinPacks],
-    ['cursor (user)', c.user],
-    ['cursor (project)', c.project],
-    ['claude-code (user)', cc.user],
-    ['claude-code (project)', cc.project],
-    ['claude-code (local)', cc.local],
-    ['claude-code (managed)', cc.managed],
+    ...(Object.entries(r.harnesses) as [string, Record<string, string>][]).flatMap(([h, files]) =>
+      Object.entries(files)
+        .filter(([k]) => k !== 'home')
+        .map(([scope, file]): [string, string] => [`${h} (${scope})`, file]),
+    ),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}\n`).join('');

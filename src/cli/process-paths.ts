@@ -13,6 +13,14 @@ export function processPathContext(env: Env): PathContext {
   return { env, platform, home: homeFromEnv(env, platform) ?? process.getBuiltinModule('node:os').homedir() };
 }
 
+/**
+ * This process's user id, for the checks that refuse another user's cache or audit log (the
+ * packs and audit code may not touch `process`); undefined where there is none (Windows).
+ */
+export function processUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
 export function processPaths(env: Env): Paths {
   return resolvePaths(processPathContext(env));
 }

@@ -2,25 +2,32 @@
  * `buckler validate [--packs-dir D] [--rules-dir D] [--config FILE]`: checks the builtin packs,
  * the user's packs and config.toml, running every rule's examples. Lists each problem as
  * `file:line rule pack/rule: what`; exit 1 when there is an error, 0 when clean (warnings alone
- * do not fail), 2 for bad arguments.
+ * do not fail), 2 for bad arguments. Without directory options it also checks the hook's
+ * compiled-pack cache as a hook would (src/packs/cache.ts): a damaged cache, or one reached
+ * through a symlink or owned by someone else, is an error.
  */
 import path from 'node:path';
 import { packageRoot } from '../paths.ts';
 import { formatProblem } from '../packs/problems.ts';
-import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
+import { checkRuntimeCache, loadPolicyReport, type CacheCheck, type RuntimeOptions } from '../packs/runtime.ts';
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
-import { processPaths } from './process-paths.ts';
+import { processPaths, processUid } from './process-paths.ts';
 
 export const VALIDATE_HELP = `Usage: buckler validate [--packs-dir DIR] [--rules-dir DIR] [--config FILE]
 
-Checks the builtin packs, your packs (rules.d) and config.toml, and runs every rule's
-examples. Each problem is listed as  file:line rule pack/rule: what is wrong.
+Checks the builtin packs, your packs (rules.d), installed signed pack bundles and config.toml,
+and runs every rule's examples. Each problem is listed as  file:line rule pack/rule: what is wrong.
+Without options it also checks the compiled-pack cache the hook uses: one that was changed
+after Buckler wrote it, or is reached through a symbolic link, is an error (the hook never
+uses it, and rebuilds it).
 
 Options:
       --packs-dir DIR   builtin packs to check (default: the packs shipped with Buckler)
       --rules-dir DIR   user packs to check (default: rules.d in the config directory)
       --config FILE     config file to check (default: config.toml in the config directory)
+      --rules           also list every active rule with its pack and source (builtin, user,
+                        or the signed bundle it came from) and every refused bundle
   -h, --help            show this help
 
 Exit codes: 0 no errors (warnings may be listed), 1 errors found, 2 bad arguments.
@@ -34,6 +41,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       'packs-dir': { type: 'string' },
       'rules-dir': { type: 'string' },
       config: { type: 'string' },
+      rules: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     io,
@@ -52,7 +60,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (rulesDir !== undefined) opts.rulesDir = path.resolve(io.cwd, rulesDir);
   if (config !== undefined) opts.configFile = path.resolve(io.cwd, config);
 
-  const report = await loadPolicyReport(processPaths(io.env), opts);
+  const paths = processPaths(io.env);
+  const report = await loadPolicyReport(paths, opts);
+  // The hook's own cache, only when checking the hook's own inputs.
+  const cache = packsDir === undefined && rulesDir === undefined && config === undefined ? checkRuntimeCache(paths, { uid: processUid() }) : undefined;
   const root = packageRoot();
   const display = (file: string): string => {
     for (const base of [io.cwd, root]) {
@@ -65,10 +76,34 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const warnings = report.problems.filter((p) => p.severity === 'warning');
   for (const p of errors) io.out(`error: ${formatProblem(p, display)}\n`);
   for (const p of warnings) io.out(`warning: ${formatProblem(p, display)}\n`);
+  const cacheBad = cache !== undefined && (cache.state === 'damaged' || cache.state === 'unsafe');
+  if (cache) io.out(`${cacheLine(cache)}\n`);
+  if (values.rules) {
+    const origin = new Map(report.sources.flatMap((s) => s.packs.map((p) => [p.pack.file, p] as const)));
+    const packSource = new Map(report.policy.packs.map((p) => [p.id, origin.get(p.source)] as const));
+    for (const r of report.policy.rules) {
+      const p = packSource.get(r.pack);
+      io.out(`rule ${r.id}  ${r.action}  ${r.tier}  ${p === undefined ? '?' : `${p.origin} (${display(p.pack.file)})`}\n`);
+    }
+    for (const s of report.sources) for (const r of s.refused) io.out(`refused ${s.source} ${display(r.file)}: ${r.message}\n`);
+  }
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   io.out(
-    `${errors.length === 0 ? 'ok' : 'failed'}: ${plural(report.files.length, 'pack file')}, ${plural(report.checked, 'rule')} checked ` +
-      `(${report.policy.rules.length} active in tier ${report.policy.tier}); ${plural(errors.length, 'error')}, ${plural(warnings.length, 'warning')}\n`,
+    `${errors.length === 0 && !cacheBad ? 'ok' : 'failed'}: ${plural(report.files.length, 'pack file')}, ${plural(report.checked, 'rule')} checked ` +
+      `(${report.policy.rules.length} active in tier ${report.policy.tier}); ${plural(errors.length + (cacheBad ? 1 : 0), 'error')}, ${plural(warnings.length, 'warning')}\n`,
   );
-  return errors.length > 0 ? 1 : 0;
+  return errors.length > 0 || cacheBad ? 1 : 0;
+}
+
+function cacheLine(c: CacheCheck): string {
+  switch (c.state) {
+    case 'fresh':
+      return `cache: ${c.file}: verified (matches the packs, config and code)`;
+    case 'absent':
+      return `cache: ${c.file}: none yet (the next hook builds it)`;
+    case 'stale':
+      return `cache: ${c.file}: out of date (the next hook rebuilds it)`;
+    default:
+      return `error: cache: ${c.file}: ${c.reason ?? c.state}; the hook does not use it, and replaces it`;
+  }
 }

@@ -70,8 +70,8 @@ export interface HarnessInstaller {
   emptyConfig(): JsonObject;
   /** Why `value` is not a config this installer can edit, or null when it can. */
   problem(value: unknown): string | null;
-  /** Things worth telling the person about an editable config (not errors). */
-  warnings(value: JsonObject): string[];
+  /** Things worth telling the person about an editable config (not errors); `file` is its path. */
+  warnings(value: JsonObject, file?: string): string[];
   /** Buckler's hooks wired to `command`, every other entry kept in place and order. */
   wire(value: JsonObject, command: string): Edit;
   /** Every Buckler entry removed, and the containers that only held them. */

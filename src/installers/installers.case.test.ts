@@ -19,6 +19,28 @@ const foreignCommand = fc
 const events = fc.constantFrom('beforeShellExecution', 'preToolUse', 'postToolUse', 'stop', 'PreToolUse', 'PostToolUse', 'Stop');
 const otherKey = fc.constantFrom('model', 'env', 'permissions', 'zeta', '__proto__');
 
+/** Random matcher-group configs (Claude Code, Codex, Gemini CLI) holding no Buckler entry. */
+function groupConfigs(matchers: string[], extra: fc.Arbitrary<Record<string, unknown>> = fc.constant({})): fc.Arbitrary<JsonObject> {
+  return fc
+    .tuple(
+      fc.dictionary(
+        events,
+        fc.array(
+          fc.record({
+            matcher: fc.constantFrom(...matchers),
+            hooks: fc.array(fc.record({ type: fc.constant('command'), command: foreignCommand }), { minLength: 1, maxLength: 2 }),
+          }),
+          { maxLength: 3 },
+        ),
+        { maxKeys: 4 },
+      ),
+      fc.dictionary(otherKey, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
+      fc.boolean(),
+      extra,
+    )
+    .map(([hooks, other, withHooks, settings]) => ({ ...other, ...(withHooks ? { hooks: { ...settings, ...hooks } } : {}) }));
+}
+
 /** Random configs holding no Buckler entry, in each harness's shape. */
 const configs: Record<InstallableHarness, fc.Arbitrary<JsonObject>> = {
   cursor: fc
@@ -45,9 +67,27 @@ const configs: Record<InstallableHarness, fc.Arbitrary<JsonObject>> = {
       fc.boolean(),
     )
     .map(([hooks, other, withHooks]) => ({ ...other, ...(withHooks ? { hooks } : {}) })),
+  codex: groupConfigs(['Bash', '^Bash$', 'apply_patch', 'Write|Edit', '*', '']),
+  'copilot-cli': fc
+    .tuple(
+      fc.dictionary(
+        events,
+        fc.array(fc.record({ type: fc.constant('command'), bash: foreignCommand, timeoutSec: fc.integer({ min: 1, max: 60 }) }), { maxLength: 3 }),
+        { maxKeys: 4 },
+      ),
+      fc.dictionary(otherKey, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
+      fc.boolean(),
+    )
+    .map(([hooks, other, withHooks]) => ({ ...other, ...(withHooks ? { hooks } : {}) })),
+  'gemini-cli': groupConfigs(
+    ['run_shell_command', 'write_file|replace', '.*', ''],
+    fc.record({ enabled: fc.boolean(), disabled: fc.array(fc.constantFrom('lint', 'fmt')) }, { requiredKeys: [] }),
+  ),
 };
 
-const own = (entry: unknown): boolean => isObject(entry) && typeof entry.command === 'string' && readOwnCommand(entry.command) !== null;
+const own = (entry: unknown): boolean =>
+  isObject(entry) &&
+  [entry.command, entry.bash].some((c) => typeof c === 'string' && readOwnCommand(c) !== null);
 
 /** Every hook entry (Claude Code: handler, with its group's matcher) that is not Buckler's, in file order. */
 function foreign(inst: HarnessInstaller, value: JsonObject): string[] {
@@ -56,7 +96,7 @@ function foreign(inst: HarnessInstaller, value: JsonObject): string[] {
   for (const [event, list] of Object.entries(value.hooks)) {
     if (!Array.isArray(list)) continue;
     for (const item of list) {
-      if (inst.name === 'cursor') {
+      if (inst.name === 'cursor' || inst.name === 'copilot-cli') {
         if (!own(item)) out.push(`${event} ${JSON.stringify(item)}`);
       } else if (isObject(item) && Array.isArray(item.hooks)) {
         for (const h of item.hooks) if (!own(h)) out.push(`${event} ${String(item.matcher)} ${JSON.stringify(h)}`);

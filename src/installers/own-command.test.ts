@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { hookCommand, launchPrefix, quoteWord, readOwnCommand, readOwnWords, shellWords } from './own-command.ts';
+import { hookCommand, launchPrefix, quoteWord, readOwnCommand, readOwnWords, shellWords, withoutEvent } from './own-command.ts';
 
 describe('readOwnCommand', () => {
   const ours: [string, string | null][] = [
@@ -52,6 +52,18 @@ describe('readOwnCommand', () => {
     expect(readOwnCommand("'/usr/bin/node' '/b/dist/buckler.cjs' --driver cursor")?.files).toEqual(['/usr/bin/node', '/b/dist/buckler.cjs']);
     expect(readOwnCommand("'/home/me/.local/bin/buckler' --driver cursor")?.files).toEqual(['/home/me/.local/bin/buckler']);
     expect(readOwnCommand('npx buckler --driver cursor')?.files).toEqual(['npx']);
+  });
+
+  it('reads the --event a command passes (Copilot CLI native hooks)', () => {
+    const base = "'/usr/bin/node' '/b/dist/buckler.cjs' --driver copilot-cli";
+    expect(readOwnCommand(`${base} --event preToolUse`)).toEqual({ driver: 'copilot-cli', event: 'preToolUse', files: ['/usr/bin/node', '/b/dist/buckler.cjs'] });
+    expect(readOwnCommand(`${base} --event=postToolUse`)?.event).toBe('postToolUse');
+    expect(readOwnCommand(`${base}`)?.event).toBeUndefined();
+    for (const bad of [`${base} --event`, `${base} --event pre-tool`, `${base} --event a b`, 'buckler --event preToolUse', `${base} --events x`]) {
+      expect(readOwnCommand(bad), bad).toBeNull();
+    }
+    expect(withoutEvent(`${base} --event preToolUse`)).toBe(base);
+    expect(withoutEvent(base)).toBe(base);
   });
 
   it('reads exec-form words (Claude Code `args`)', () => {

@@ -7,7 +7,8 @@
  * where <buckler>'s file name, without a directory, an `@version` or an extension
  * (.cjs .mjs .js .cmd .exe .ps1 .sh .ts), is `buckler` — the bundle `dist/buckler.cjs`, the
  * `buckler` launcher, `npx buckler@x`, `python -m buckler` (the earlier Buckler) — and nothing
- * else follows but `--driver NAME` (or `--driver=NAME`). A command that pipes, chains,
+ * else follows but `--driver NAME` (or `--driver=NAME`), optionally followed by `--event NAME`
+ * (or `--event=NAME`: the event a harness's payload does not name, Copilot CLI's native hooks). A command that pipes, chains,
  * redirects or substitutes (`; & | < > ( )` or a backquote outside quotes) is never Buckler's.
  */
 
@@ -75,6 +76,8 @@ function isBucklerProgram(word: string): boolean {
 export interface OwnCommand {
   /** `--driver` argument, or null when the command gives none (the default driver). */
   driver: string | null;
+  /** `--event` argument, when the command gives one. */
+  event?: string;
   /** Words that name files the command needs: the interpreter (when any) and Buckler itself. */
   files: string[];
 }
@@ -115,12 +118,24 @@ export function readOwnWords(words: readonly string[]): OwnCommand | null {
   if (!firstName.startsWith('python') && !['npx', 'bunx', 'pnpx'].includes(firstName)) files.push(program);
   const rest = words.slice(i + 1);
   if (rest.length === 0) return { driver: null, files };
-  if (rest.length === 2 && rest[0] === '--driver' && DRIVER_NAME.test(rest[1] as string)) {
-    return { driver: rest[1] as string, files };
-  }
-  if (rest.length === 1 && (rest[0] as string).startsWith('--driver=')) {
-    const name = (rest[0] as string).slice('--driver='.length);
-    return DRIVER_NAME.test(name) ? { driver: name, files } : null;
+  const driver = option(rest, '--driver');
+  if (driver === null) return null;
+  const after = rest.slice(driver.used);
+  if (after.length === 0) return { driver: driver.value, files };
+  const event = option(after, '--event');
+  if (event === null || event.used !== after.length || !EVENT_NAME.test(event.value)) return null;
+  return { driver: driver.value, event: event.value, files };
+}
+
+const EVENT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** `NAME VALUE` or `NAME=VALUE` at the start of `words`: the value and how many words it took. */
+function option(words: readonly string[], name: string): { value: string; used: number } | null {
+  const [first, second] = words;
+  if (first === name && second !== undefined && (name !== '--driver' || DRIVER_NAME.test(second))) return { value: second, used: 2 };
+  if (first !== undefined && first.startsWith(`${name}=`)) {
+    const value = first.slice(name.length + 1);
+    return name !== '--driver' || DRIVER_NAME.test(value) ? { value, used: 1 } : null;
   }
   return null;
 }
@@ -144,6 +159,11 @@ export function quoteWord(word: string, platform: NodeJS.Platform): string {
 /** `'<node>' '<bundle>'`: the launch prefix for a bundle run by an absolute node binary. */
 export function launchPrefix(files: readonly string[], platform: NodeJS.Platform): string {
   return files.map((f) => quoteWord(f, platform)).join(' ');
+}
+
+/** The hook command without its `--event NAME` tail (the command a harness's hooks share). */
+export function withoutEvent(command: string): string {
+  return command.replace(/ --event(?: |=)[A-Za-z][A-Za-z0-9_]*$/, '');
 }
 
 /** The full hook command: the launch prefix followed by `--driver <harness>`. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it, expect } from 'vitest';
 import { applyPlan } from './apply.ts';
 import { claudeCodeInstaller } from './claude-code/installer.ts';
+import { CODEX_TRUST_NOTE, codexInstaller } from './codex/installer.ts';
 import { cursorInstaller } from './cursor/installer.ts';
 import { InstallerError } from './errors.ts';
 import type { HarnessInstaller } from './installer.ts';
@@ -56,16 +57,31 @@ const othersCursor = `{
 }
 `;
 
+const CMD_CODEX = "'/usr/bin/node' '/opt/b/dist/buckler.cjs' --driver codex";
+
 describe('merge', () => {
   it('creates a fresh file (and its directory) with no backup', () => {
     const file = path.join(dir, '.cursor', 'hooks.json');
     const plan = merge(cursorInstaller, file);
     expect(plan.fileAction).toBe('create');
     const value = JSON.parse(fs.readFileSync(file, 'utf8'));
-    expect(Object.keys(value.hooks)).toEqual(['beforeShellExecution', 'preToolUse', 'postToolUse', 'postToolUseFailure']);
+    expect(Object.keys(value.hooks)).toEqual([
+      'beforeShellExecution',
+      'preToolUse',
+      'beforeReadFile',
+      'beforeMCPExecution',
+      'postToolUse',
+      'postToolUseFailure',
+    ]);
     expect(fs.readFileSync(file, 'utf8').endsWith('}\n')).toBe(true);
     expect(fs.existsSync(backupFileOf(file))).toBe(false);
     expect(leftovers(path.dirname(file))).toEqual([]);
+  });
+
+  it("a new file's plan carries what the harness needs besides the file (Codex's trust step)", () => {
+    const plan = readMergePlan(codexInstaller, path.join(dir, '.codex', 'hooks.json'), CMD_CODEX);
+    expect(plan.fileAction).toBe('create');
+    expect(plan.warnings).toEqual([CODEX_TRUST_NOTE]);
   });
 
   it("keeps other people's hooks in order, backs up the original, keeps the file mode", () => {
@@ -76,7 +92,15 @@ describe('merge', () => {
     expect(plan.fileAction).toBe('update');
     expect(plan.backup.action).toBe('create');
     const value = JSON.parse(fs.readFileSync(file, 'utf8'));
-    expect(Object.keys(value.hooks)).toEqual(['afterFileEdit', 'beforeShellExecution', 'preToolUse', 'postToolUse', 'postToolUseFailure']);
+    expect(Object.keys(value.hooks)).toEqual([
+      'afterFileEdit',
+      'beforeShellExecution',
+      'preToolUse',
+      'beforeReadFile',
+      'beforeMCPExecution',
+      'postToolUse',
+      'postToolUseFailure',
+    ]);
     expect(value.hooks.beforeShellExecution[0]).toEqual({ command: './hooks/audit.sh', timeout: 5 });
     expect(value.hooks.beforeShellExecution[1].command).toBe(CMD);
     expect(bytes(backupFileOf(file)).toString()).toBe(othersCursor);
@@ -104,10 +128,10 @@ describe('merge', () => {
     fs.writeFileSync(file, othersCursor);
     merge(cursorInstaller, file);
     const plan = merge(cursorInstaller, file, CMD2);
-    expect(plan.changes.map((c) => c.op)).toEqual(['replace', 'replace', 'replace', 'replace']);
+    expect(plan.changes.map((c) => c.op)).toEqual(['replace', 'replace', 'replace', 'replace', 'replace', 'replace']);
     expect(plan.backup.action).toBe('keep');
     const text = fs.readFileSync(file, 'utf8');
-    expect(text.split(CMD2.replace(/'/g, "'")).length - 1).toBe(4);
+    expect(text.split(CMD2.replace(/'/g, "'")).length - 1).toBe(6);
     expect(text).not.toContain('/opt/buckler/');
     expect(bytes(backupFileOf(file)).toString()).toBe(othersCursor);
   });

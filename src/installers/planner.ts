@@ -77,10 +77,12 @@ export function planMerge(installer: HarnessInstaller, snap: ConfigSnapshot, com
   if (!snap.exists) {
     const edit = installer.wire(installer.emptyConfig(), command);
     const after = Buffer.from(serialize(edit.value, DEFAULT_STYLE), 'utf8');
+    // What the harness needs besides the file (a trust step) applies to a new file too.
+    plan.warnings.push(...installer.warnings(edit.value, snap.file));
     return { ...plan, changes: edit.changes, fileAction: 'create', after, backup };
   }
   const value = editable(installer, snap);
-  plan.warnings.push(...installer.warnings(value));
+  plan.warnings.push(...installer.warnings(value, snap.file));
   const edit = installer.wire(value, command);
   if (edit.changes.length === 0) return { ...plan, changes: [], fileAction: 'none', after: snap.bytes, backup };
   // A file that holds nothing but Buckler's own entries has no original worth keeping: strip

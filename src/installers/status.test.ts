@@ -35,7 +35,7 @@ describe('status', () => {
     const file = write(cursorInstaller.wire({ version: 1, hooks: {} }, cmd).value);
     const s = readStatus(cursorInstaller, file, cmd);
     expect(s).toMatchObject({ wiring: 'full', ok: true, upToDate: true, extra: [] });
-    expect(s.hooks.map((h) => h.state)).toEqual(['wired', 'wired', 'wired', 'wired']);
+    expect(s.hooks.map((h) => h.state)).toEqual(['wired', 'wired', 'wired', 'wired', 'wired', 'wired']);
     expect(s.commands).toEqual([{ command: cmd, files: [process.execPath, path.join(dir, 'buckler.cjs')], problems: [] }]);
     expect(renderStatus(s)).toMatch(/— wired\n/);
   });
@@ -56,18 +56,39 @@ describe('status', () => {
       version: 1,
       hooks: {
         beforeShellExecution: [{ command: cmd, timeout: 10 }],
-        preToolUse: [{ command: cmd, matcher: 'Shell', timeout: 10, failClosed: true }],
+        preToolUse: [{ command: cmd, matcher: '^(Shell|Write|Delete|Grep)$', timeout: 10, failClosed: true }],
         afterShellExecution: [{ command: cmd }],
       },
     });
     const s = readStatus(cursorInstaller, file, cmd);
     expect(s.wiring).toBe('partial');
-    expect(s.hooks.map((h) => h.state)).toEqual(['differs', 'wired', 'missing', 'missing']);
+    expect(s.hooks.map((h) => h.state)).toEqual(['differs', 'wired', 'missing', 'missing', 'missing', 'missing']);
     expect(s.extra.map((e) => e.event)).toEqual(['afterShellExecution']);
     expect(s.ok).toBe(false);
     const text = renderStatus(s);
     expect(text).toContain('partially wired');
     expect(text).toContain('extra    afterShellExecution');
+  });
+
+  it('claude-code: the two PreToolUse groups each report on their own matcher; an older wiring differs', () => {
+    const file = path.join(dir, 'settings.json');
+    const c = cmd.replace('--driver cursor', '--driver claude-code');
+    const handler = { type: 'command', command: c, timeout: 10, onFailure: 'block' };
+    const post = { matcher: 'Bash|PowerShell', hooks: [{ type: 'command', command: c, timeout: 10 }] };
+    const old = { hooks: { PreToolUse: [{ matcher: 'Bash|PowerShell', hooks: [handler] }], PostToolUse: [post], PostToolUseFailure: [post] } };
+    fs.writeFileSync(file, JSON.stringify(old));
+    const before = readStatus(claudeCodeInstaller, file, c);
+    expect(before.hooks.map((h) => [h.event, h.matcher, h.state])).toEqual([
+      ['PreToolUse', 'Bash|PowerShell|Read|Write|Edit|MultiEdit|NotebookEdit|Grep|Glob', 'differs'],
+      ['PreToolUse', 'mcp__.*', 'missing'],
+      ['PostToolUse', 'Bash|PowerShell', 'wired'],
+      ['PostToolUseFailure', 'Bash|PowerShell', 'wired'],
+    ]);
+    expect(before).toMatchObject({ wiring: 'partial', upToDate: false, ok: false, extra: [] });
+    fs.writeFileSync(file, JSON.stringify(claudeCodeInstaller.wire(old, c).value));
+    const after = readStatus(claudeCodeInstaller, file, c);
+    expect(after.hooks.map((h) => h.state)).toEqual(['wired', 'wired', 'wired', 'wired']);
+    expect(after).toMatchObject({ wiring: 'full', upToDate: true, ok: true, extra: [] });
   });
 
   it('claude-code: a command that relies on PATH is reported', () => {

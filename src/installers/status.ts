@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { InstallableHarness } from '../paths.ts';
 import { readConfig } from './config-file.ts';
 import { InstallerError } from './errors.ts';
-import type { FoundHook, HarnessInstaller } from './installer.ts';
+import type { FoundHook, HarnessInstaller, WantedHook } from './installer.ts';
 import type { JsonObject } from './json-text.ts';
 import { backupFileOf } from './planner.ts';
 
@@ -64,12 +64,23 @@ export function commandStatus(command: string, files: readonly string[]): Comman
 export function statusOfValue(installer: HarnessInstaller, file: string, value: JsonObject | null, expected: string | null): Omit<ConfigStatus, 'backup'> {
   const found = value === null ? [] : installer.find(value);
   const used = new Set<FoundHook>();
-  const hooks: HookStatus[] = installer.hooks.map((h) => {
-    const here = found.filter((f) => f.event === h.event);
+  // An event may hold several wanted hooks (one per matcher): each takes the entry with its own
+  // matcher first, and only then an entry nobody else matched (an older wiring).
+  const picks = new Map<WantedHook, FoundHook>();
+  const take = (h: WantedHook, fits: (f: FoundHook) => boolean): void => {
+    if (picks.has(h)) return;
+    const here = found.filter((f) => f.event === h.event && !used.has(f) && fits(f));
     const pick = here.find((f) => f.asWanted) ?? here[0];
+    if (pick === undefined) return;
+    used.add(pick);
+    picks.set(h, pick);
+  };
+  for (const h of installer.hooks) take(h, (f) => f.matcher === h.matcher);
+  for (const h of installer.hooks) take(h, () => true);
+  const hooks: HookStatus[] = installer.hooks.map((h) => {
+    const pick = picks.get(h);
     const m = h.matcher === undefined ? {} : { matcher: h.matcher };
     if (pick === undefined) return { event: h.event, ...m, state: 'missing' };
-    used.add(pick);
     return { event: h.event, ...m, state: pick.asWanted ? 'wired' : 'differs', command: pick.command };
   });
   const extra = found.filter((f) => !used.has(f));
@@ -89,7 +100,7 @@ export function statusOfValue(installer: HarnessInstaller, file: string, value: 
     commands,
     expected,
     upToDate,
-    warnings: value === null ? [] : installer.warnings(value),
+    warnings: value === null ? [] : installer.warnings(value, file),
     ok: wiring === 'full' && extra.length === 0 && commands.every((c) => c.problems.length === 0),
   };
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { POLICY_FORMAT } from '../core/policy.ts';
 import { git } from '../grammars/git.ts';
-import { cacheFileName, cacheRecordText, DamagedCacheError, readCacheRecord, stampOf, type CachedLoad, type StampParts } from './cache.ts';
+import { cacheFileName, cacheFileText, cacheRecordText, DamagedCacheError, readCacheFile, readCacheRecord, stampOf, type CachedLoad, type StampParts } from './cache.ts';
 
 const st = (over: Partial<NonNullable<StampParts['code']['stat']>> = {}) => ({ ino: 7, size: 100, mtimeMs: 1000.5, ctimeMs: 1000.5, ...over });
 const base = (): StampParts => ({
@@ -120,5 +120,43 @@ describe('grammars in the cache record', () => {
     expect(() => got['git']).toThrow(DamagedCacheError);
     expect(() => got['git']).toThrow(/compiled-pack cache is damaged \(grammar of 'git'\); delete the cache directory/);
     expect(got['tool']).toEqual({ nested: true });
+  });
+});
+
+describe('readCacheFile: the digest binds the record to the stamp', () => {
+  const stamp = stampOf(base());
+  const file = Buffer.from(cacheFileText(stamp, loaded));
+  it('a file as written is a hit', () => {
+    expect(readCacheFile(file, stamp)).toEqual({ kind: 'hit', loaded });
+  });
+  it('an intact file for other inputs is stale, not damaged', () => {
+    const other = stampOf({ ...base(), options: { tier: 'strict', examples: true } });
+    expect(readCacheFile(file, other)).toEqual({ kind: 'stale' });
+  });
+  it('every single changed byte of the record is refused', () => {
+    const start = file.indexOf(0x0a) + 1;
+    for (let i = start; i < file.length; i++) {
+      const copy = Buffer.from(file);
+      copy[i] = copy[i] === 0x61 ? 0x62 : 0x61;
+      expect(readCacheFile(copy, stamp).kind, `byte ${i}`).toBe('damaged');
+    }
+  });
+  it('a deny turned into an allow, or a changed digest, is damaged', () => {
+    const edited = Buffer.from(file.toString('utf8').replace('"action":"deny"', '"action":"allow"'));
+    expect(readCacheFile(edited, stamp)).toMatchObject({ kind: 'damaged', reason: expect.stringMatching(/digest mismatch/) });
+    const text = file.toString('utf8');
+    const digest = /digest=([0-9a-f]{16})/.exec(text)![1]!;
+    const other = digest === '0'.repeat(16) ? '1'.repeat(16) : '0'.repeat(16);
+    expect(readCacheFile(Buffer.from(text.replace(`digest=${digest}`, `digest=${other}`)), stamp).kind).toBe('damaged');
+  });
+  it.each([
+    ['empty', ''],
+    ['no header', cacheRecordText(stamp, loaded).replace('"cache_format":3', '"cache_format" :3')],
+    ['a header with no record', `buckler-policy-cache v3 digest=${'0'.repeat(16)}\n`],
+  ])('%s is damaged', (_, text) => {
+    expect(readCacheFile(Buffer.from(text), stamp).kind).toBe('damaged');
+  });
+  it('a bare record of an earlier version is stale (replaced quietly after an upgrade)', () => {
+    expect(readCacheFile(Buffer.from(cacheRecordText(stamp, loaded)), stamp)).toEqual({ kind: 'stale' });
   });
 });

@@ -8,3 +8,5 @@ export { compilePolicy, type PackSource } from './compile.ts';
 export { DEFAULT_CONFIG, parseConfig } from './config.ts';
 export { formatProblem } from './problems.ts';
 export { parseYaml, YamlSyntaxError } from './yaml.ts';
+export { readHeader } from './schema.ts';
+export { BundleRefused, verifyBundle } from './bundle.ts';

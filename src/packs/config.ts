@@ -6,12 +6,18 @@
 import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
 import { TIERS, type Tier } from '../core/policy.ts';
+import { trustedKeyOf } from './bundle.ts';
 import type { Problem } from './problems.ts';
 
 export interface BucklerConfig {
   tier: Tier;
   audit_log: boolean;
   packs: Record<string, { enabled: boolean }>;
+  /**
+   * `[bundles] trusted_keys`: the public keys (`ed25519:…`) whose signed pack bundles load
+   * (docs/pack-bundles.md). Absent when config.toml has none: then no bundle loads.
+   */
+  trusted_keys?: string[];
 }
 
 export const DEFAULT_CONFIG: Readonly<BucklerConfig> = Object.freeze({ tier: 'baseline', audit_log: false, packs: {} });
@@ -42,7 +48,7 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
     warn(`not valid TOML (${first}); using the defaults: tier baseline, no audit log, all packs on`, typeof err.line === 'number' ? err.line : undefined);
     return { config, problems };
   }
-  for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs') warn(`unknown section [${k}] (ignored)`);
+  for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs' && k !== 'bundles') warn(`unknown section [${k}] (ignored)`);
   const core = data['core'];
   if (core !== undefined) {
     if (!isTable(core)) warn('[core] must be a table; using the defaults');
@@ -68,6 +74,25 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
         const enabled = isTable(v) ? v['enabled'] : undefined;
         if (typeof enabled === 'boolean') config.packs[name] = { enabled };
         else warn(`packs.${name} must be { enabled = true|false }; the pack stays on`);
+      }
+    }
+  }
+  const bundles = data['bundles'];
+  if (bundles !== undefined) {
+    if (!isTable(bundles)) warn('[bundles] must be a table; no bundle key is trusted');
+    else {
+      for (const k of Object.keys(bundles)) if (k !== 'trusted_keys') warn(`unknown key bundles.${k} (ignored)`);
+      const keys = bundles['trusted_keys'];
+      if (keys !== undefined) {
+        if (!Array.isArray(keys)) warn('bundles.trusted_keys must be a list of "ed25519:…" strings; no bundle key is trusted');
+        else {
+          config.trusted_keys = [];
+          for (const entry of keys) {
+            const key = typeof entry === 'string' ? trustedKeyOf(entry) : null;
+            if (key === null) warn(`bundles.trusted_keys: ${JSON.stringify(entry)} is not an "ed25519:<43 base64url characters>" key (ignored)`);
+            else if (!config.trusted_keys.includes(key)) config.trusted_keys.push(key);
+          }
+        }
       }
     }
   }

@@ -3,12 +3,14 @@
  * builtin pack, a user pack or config.toml is seen at once, and a corrupt or unwritable cache
  * is rebuilt or skipped, never fatal.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { evaluate } from '../core/evaluate.ts';
 import { resolvePaths } from '../paths.ts';
+import { cacheFileText } from './cache.ts';
 import { loadRuntimePolicy } from './runtime.ts';
 
 let root: string;
@@ -61,11 +63,105 @@ describe('compiled-pack cache', () => {
     expect(cold.cached).toBeUndefined();
     const warm = await load();
     expect(warm).toEqual({ ...cold, cached: true });
-    // Served from the file: a hand-marked record with the right stamp is what comes back.
-    const rec = JSON.parse(fs.readFileSync(cacheFile(), 'utf8'));
+    // Served from the file: a marked record with the right stamp and digest is what comes back.
+    const text = fs.readFileSync(cacheFile(), 'utf8');
+    const rec = JSON.parse(text.slice(text.indexOf('\n') + 1));
     rec.loaded.warnings = ['from-cache'];
-    fs.writeFileSync(cacheFile(), JSON.stringify(rec));
+    for (const [k, g] of Object.entries(rec.loaded.policy.grammars)) rec.loaded.policy.grammars[k] = JSON.parse(g as string);
+    fs.writeFileSync(cacheFile(), cacheFileText(rec.stamp, rec.loaded));
     expect((await load()).warnings).toEqual(['from-cache']);
+  });
+
+  it('refuses a record edited after it was written (a deny turned into an allow) and rebuilds it', async () => {
+    expect(await decide('rm x')).toBe('deny');
+    const text = fs.readFileSync(cacheFile(), 'utf8');
+    expect(text).toContain('"action":"deny"');
+    fs.writeFileSync(cacheFile(), text.replaceAll('"action":"deny"', '"action":"allow"'));
+    const loaded = await load();
+    expect(loaded.cached).toBeUndefined();
+    expect(loaded.warnings.at(-1)).toMatch(/compiled-pack cache .* was not used \(digest mismatch/);
+    expect(evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command: 'rm x' } }, loaded.policy).decision).toBe('deny');
+    expect(fs.readFileSync(cacheFile(), 'utf8')).toBe(text);
+    expect((await load()).cached).toBe(true);
+  });
+
+  it('refuses a record copied from other inputs, even with its own digest intact', async () => {
+    await load();
+    const other = fs.readFileSync(cacheFile(), 'utf8');
+    touchLater(path.join(packsDir, 'base.yaml'), pack('base', 'ask'));
+    await load();
+    fs.writeFileSync(cacheFile(), other); // the older, intact record: stale, so rebuilt
+    expect(await decide('rm x')).toBe('ask');
+  });
+
+  /** A poisoned cache for the current inputs: every rule allows, with a valid digest. */
+  function poisoned(): string {
+    const text = fs.readFileSync(cacheFile(), 'utf8');
+    const rec = JSON.parse(text.slice(text.indexOf('\n') + 1));
+    for (const r of rec.loaded.policy.rules) r.action = 'allow';
+    return cacheFileText(rec.stamp, { ...rec.loaded, policy: { ...rec.loaded.policy, grammars: {} } });
+  }
+
+  it('never follows a symlinked cache directory to a poisoned copy, and replaces the link', async () => {
+    await load();
+    const poison = path.join(root, 'poison');
+    fs.mkdirSync(poison);
+    const bad = poisoned();
+    fs.writeFileSync(path.join(poison, 'policy-config.json'), bad);
+    const dir = path.join(stateHome, 'cache');
+    fs.rmSync(dir, { recursive: true });
+    fs.symlinkSync(poison, dir);
+    const loaded = await load();
+    expect(loaded.cached).toBeUndefined();
+    expect(loaded.warnings.at(-1)).toMatch(/the cache directory is a symbolic link/);
+    expect(await decide('rm x')).toBe('deny');
+    expect(fs.lstatSync(dir).isDirectory()).toBe(true); // a real directory again
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.readdirSync(poison)).toEqual(['policy-config.json']); // never written through
+    expect(fs.readFileSync(path.join(poison, 'policy-config.json'), 'utf8')).toBe(bad);
+  });
+
+  it('never follows a symlinked cache file, and replaces the link, not its target', async () => {
+    await load();
+    const target = path.join(root, 'poison.json');
+    const bad = poisoned();
+    fs.writeFileSync(target, bad);
+    fs.rmSync(cacheFile());
+    fs.symlinkSync(target, cacheFile());
+    const loaded = await load();
+    expect(loaded.cached).toBeUndefined();
+    expect(loaded.warnings.at(-1)).toMatch(/the cache file is a symbolic link/);
+    expect(await decide('rm x')).toBe('deny');
+    expect(fs.lstatSync(cacheFile()).isFile()).toBe(true);
+    expect(fs.readFileSync(target, 'utf8')).toBe(bad);
+  });
+
+  it('a FIFO at the cache path neither hangs nor is trusted', async () => {
+    await load();
+    fs.rmSync(cacheFile());
+    execFileSync('mkfifo', [cacheFile()]);
+    const loaded = await load();
+    expect(loaded.warnings.at(-1)).toMatch(/not a regular file/);
+    expect(fs.lstatSync(cacheFile()).isFile()).toBe(true);
+  });
+
+  it.runIf(typeof process.getuid === 'function' && process.getuid() === 0)('never uses nor writes a cache directory of another user', async () => {
+    await load();
+    const dir = path.join(stateHome, 'cache');
+    fs.chownSync(dir, 4242, 4242);
+    const before = fs.readFileSync(cacheFile(), 'utf8');
+    const loaded = await loadRuntimePolicy(paths(), { packsDir, uid: 0 });
+    expect(loaded.cached).toBeUndefined();
+    expect(loaded.warnings.at(-1)).toMatch(/the cache directory belongs to another user/);
+    expect(fs.readFileSync(cacheFile(), 'utf8')).toBe(before);
+  });
+
+  it('tightens a cache directory left open to others', async () => {
+    await load();
+    fs.chmodSync(path.join(stateHome, 'cache'), 0o777);
+    fs.rmSync(cacheFile());
+    await load();
+    expect(fs.statSync(path.join(stateHome, 'cache')).mode & 0o777).toBe(0o700);
   });
 
   it('sees an edited builtin pack at once', async () => {
@@ -101,6 +197,8 @@ describe('compiled-pack cache', () => {
   it.each([
     ['empty', ''],
     ['torn', '{"cache_format":1,"stamp":"'],
+    ['header only', `buckler-policy-cache v3 digest=${'0'.repeat(16)}\n`],
+    ['a record of an older version', JSON.stringify({ cache_format: 2, stamp: 'x', loaded: {} })],
     ['not JSON', '\u0000\u0001garbage'],
     ['well-formed but for another stamp', JSON.stringify({ cache_format: 1, stamp: 'old', loaded: {} })],
   ])('rebuilds a corrupt cache (%s) and rewrites it', async (_, text) => {

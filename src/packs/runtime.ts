@@ -1,6 +1,7 @@
 /**
- * The one place that reads packs and config from disk: builtin packs (sorted by file name), then
- * user packs from the rules directory (sorted), then `config.toml`, compiled into one policy.
+ * The one place that reads packs and config from disk: `config.toml`, then each pack source in
+ * load order (sources.ts: builtin packs, user packs from rules.d, installed signed bundles),
+ * compiled into one policy.
  *
  * The compiler itself (YAML, TOML, schema, examples: ./compiler.ts) is imported only when the
  * compiled-pack cache misses; that is why loading is asynchronous.
@@ -10,9 +11,9 @@ import path from 'node:path';
 import type { CompiledPolicy, Tier } from '../core/policy.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { builtinPacksDir, compilerStampFile, type Paths } from '../paths.ts';
-import { cacheFileName, cacheRecordText, readCacheRecord, stampOf, type FileState, type StampParts } from './cache.ts';
+import { cacheFileName, cacheFileText, readCacheFile, stampOf, type FileState, type StampParts } from './cache.ts';
 import type { BucklerConfig } from './config.ts';
-import type { PackSource } from './compile.ts';
+import { bundleSource, directorySource, fileState, readText, type PackSourceProvider, type SourceReport } from './sources.ts';
 import type { Problem } from './problems.ts';
 
 type Compiler = typeof import('./compiler.ts');
@@ -26,10 +27,17 @@ export interface RuntimeOptions {
   packsDir?: string;
   /** User packs directory (default: `rules.d` under the config directory). */
   rulesDir?: string;
+  /** Installed pack bundles (default: `bundles` under the data directory). */
+  bundlesDir?: string;
   /** Config file (default: `config.toml` under the config directory). */
   configFile?: string;
   /** Run rule examples while compiling (default true). */
   examples?: boolean;
+  /**
+   * The user the cache must belong to (its directory and file); undefined: not checked (no
+   * user ids, as on Windows). The CLI passes its own (`processUid`).
+   */
+  uid?: number | undefined;
   /**
    * Use the compiled-pack cache in the state directory (default true for `loadRuntimePolicy`).
    * `validate` never uses it: it must report every problem afresh.
@@ -48,21 +56,21 @@ export interface LoadedPolicy {
 
 export interface PolicyReport extends LoadedPolicy {
   problems: Problem[];
-  /** Pack files read, in load order. */
+  /** Pack files read, in load order (a bundle counts as one file). */
   files: string[];
+  /** Each source in load order: what it loaded (with each pack's origin) and what it refused. */
+  sources: SourceReport[];
   /** Rules checked (all packs and tiers). */
   checked: number;
 }
 
-const PACK_FILE = /\.ya?ml$/;
-/** `PACK_FILE.test`, without compiling a regular expression on the hook path. */
-const isPackFile = (name: string): boolean => name.endsWith('.yaml') || name.endsWith('.yml');
-
 /**
  * The policy the hook path uses. Compiled packs are cached in the state directory, keyed by
- * every input (see cache.ts), so a warm call stats a handful of files and parses one JSON file:
- * no YAML or TOML parser is loaded and no rule example runs. A stale, corrupt or unreadable
- * cache is rebuilt; a cache that cannot be written is skipped. Neither is ever fatal.
+ * every input and checked by a digest bound to those inputs (see cache.ts), so a warm call
+ * stats a handful of files and reads and verifies one JSON file: no YAML or TOML parser is
+ * loaded and no rule example runs. A stale, damaged or unreadable cache is rebuilt; a cache
+ * that cannot be written is skipped. Neither is ever fatal. A damaged cache, or one reached
+ * through a symlink or owned by someone else, is never trusted, and says so in `warnings`.
  */
 export async function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {}): Promise<LoadedPolicy> {
   if (opts.cache === false) return compileFromDisk(paths, opts);
@@ -71,11 +79,85 @@ export async function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {})
   // matches, so the next call rebuilds instead of trusting content older than the files.
   const stamp = stampOf(currentInputs(paths, opts, options));
   const file = path.join(paths.cacheDir, cacheFileName(options));
-  const hit = readCache(file, stamp);
-  if (hit) return hit;
+  const check = checkCacheFile(paths.cacheDir, file, stamp, opts.uid);
+  if (check.loaded) return { ...check.loaded, cached: true };
   const loaded = await compileFromDisk(paths, opts);
-  writeCache(paths.cacheDir, file, cacheRecordText(stamp, loaded));
+  writeCache(paths.cacheDir, file, cacheFileText(stamp, loaded), opts.uid);
+  if (check.state === 'damaged' || check.state === 'unsafe') {
+    loaded.warnings = [...loaded.warnings, `the compiled-pack cache ${file} was not used (${check.reason}); compiled afresh`];
+  }
   return loaded;
+}
+
+/** What `buckler validate` says about the compiled-pack cache. */
+export interface CacheCheck {
+  file: string;
+  /**
+   * fresh: verified, would be used; absent: none yet; stale: intact, for other inputs or code
+   * (rebuilt by the next hook); damaged: not what Buckler wrote; unsafe: a symlink, not a
+   * regular file or directory, or owned by another user.
+   */
+  state: 'fresh' | 'absent' | 'stale' | 'damaged' | 'unsafe';
+  reason?: string;
+}
+
+/** The hook's cache, checked as the hook would check it (reads, never writes). */
+export function checkRuntimeCache(paths: Paths, opts: RuntimeOptions = {}): CacheCheck {
+  const options = { tier: opts.tier ?? null, examples: opts.examples ?? true };
+  const stamp = stampOf(currentInputs(paths, opts, options));
+  const { loaded: _loaded, ...check } = checkCacheFile(paths.cacheDir, path.join(paths.cacheDir, cacheFileName(options)), stamp, opts.uid);
+  return check;
+}
+
+/** Why a cache directory must not be used, 'absent', or null when it is a real directory of ours. */
+function dirProblem(dir: string, uid: number | undefined): string | null {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(dir, { throwIfNoEntry: false });
+  } catch (e) {
+    return `the cache directory cannot be inspected (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+  }
+  if (st === undefined) return 'absent';
+  if (st.isSymbolicLink()) return 'the cache directory is a symbolic link';
+  if (!st.isDirectory()) return 'the cache directory is not a directory';
+  if (uid !== undefined && st.uid !== uid) return 'the cache directory belongs to another user';
+  return null;
+}
+
+const { O_RDONLY } = fs.constants;
+/** Not on Windows (0 there: no symlink or FIFO tricks to guard against in the same way). */
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+
+function checkCacheFile(dir: string, file: string, stamp: string, uid: number | undefined): CacheCheck & { loaded?: LoadedPolicy } {
+  const problem = dirProblem(dir, uid);
+  if (problem === 'absent') return { file, state: 'absent' };
+  if (problem !== null) return { file, state: 'unsafe', reason: problem };
+  let fd: number;
+  try {
+    // No-follow: a symlink planted at the cache path is refused, not followed to a poisoned
+    // copy. Non-blocking: a FIFO planted there must not hang the hook.
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { file, state: 'absent' };
+    if (code === 'ELOOP') return { file, state: 'unsafe', reason: 'the cache file is a symbolic link' };
+    return { file, state: 'unsafe', reason: `the cache file cannot be opened (${code ?? String(e)})` };
+  }
+  let bytes: Buffer;
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { file, state: 'unsafe', reason: 'the cache file is not a regular file' };
+    if (uid !== undefined && st.uid !== uid) return { file, state: 'unsafe', reason: 'the cache file belongs to another user' };
+    bytes = fs.readFileSync(fd);
+  } catch (e) {
+    return { file, state: 'unsafe', reason: `the cache file cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` };
+  } finally {
+    fs.closeSync(fd);
+  }
+  const verdict = readCacheFile(bytes, stamp);
+  if (verdict.kind === 'hit') return { file, state: 'fresh', loaded: verdict.loaded };
+  return verdict.kind === 'stale' ? { file, state: 'stale' } : { file, state: 'damaged', reason: verdict.reason };
 }
 
 async function compileFromDisk(paths: Paths, opts: RuntimeOptions): Promise<LoadedPolicy> {
@@ -83,47 +165,53 @@ async function compileFromDisk(paths: Paths, opts: RuntimeOptions): Promise<Load
   return { policy, config, warnings };
 }
 
-function fileState(file: string): FileState {
-  try {
-    const st = fs.statSync(file, { throwIfNoEntry: false });
-    return { path: file, stat: st ? { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : null };
-  } catch {
-    return { path: file, stat: null };
-  }
+function providers(paths: Paths, opts: RuntimeOptions): PackSourceProvider[] {
+  return [
+    directorySource('builtin', opts.packsDir ?? builtinPacksDir()),
+    directorySource('user', opts.rulesDir ?? paths.rulesDir),
+    bundleSource(opts.bundlesDir ?? paths.bundlesDir),
+  ];
 }
 
 function currentInputs(paths: Paths, opts: RuntimeOptions, options: StampParts['options']): StampParts {
-  const dirs = [opts.packsDir ?? builtinPacksDir(), opts.rulesDir ?? paths.rulesDir].map((dir) => {
-    let names: string[] | null = null;
-    // Most users have no rules directory: asking first spares building an ENOENT error (with
-    // its stack) on every hook.
-    if (fs.existsSync(dir)) {
-      try {
-        names = fs.readdirSync(dir).filter(isPackFile).sort();
-      } catch {
-        names = null;
-      }
-    }
-    return { dir, files: names === null ? null : names.map((n) => fileState(path.join(dir, n))) };
-  });
+  const dirs = providers(paths, opts).map((p) => p.listing());
   return { code: fileState(compilerStampFile()), config: fileState(opts.configFile ?? paths.configFile), dirs, options };
 }
 
-function readCache(file: string, stamp: string): LoadedPolicy | null {
-  let text: string;
+/**
+ * A real directory of ours, 0700, for the cache: a symlink (or a file) at its path is removed
+ * (the link itself, never what it points to) and replaced by a new directory. False when it
+ * cannot be made safe (another user's directory, a read-only state directory): no cache then.
+ */
+function safeCacheDir(dir: string, uid: number | undefined): boolean {
   try {
-    text = fs.readFileSync(file, 'utf8');
+    let problem = dirProblem(dir, uid);
+    if (problem === 'the cache directory is a symbolic link' || problem === 'the cache directory is not a directory') {
+      fs.unlinkSync(dir);
+      problem = 'absent';
+    }
+    if (problem === 'absent') {
+      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+      fs.mkdirSync(dir, { mode: 0o700 });
+      problem = dirProblem(dir, uid);
+    }
+    if (problem !== null) return false;
+    if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+    return true;
   } catch {
-    return null;
+    return false;
   }
-  const hit = readCacheRecord(text, stamp);
-  return hit && { ...hit, cached: true };
 }
 
-/** Atomic (files/atomic.ts): a reader sees the old record or the new one, never part of one. */
-function writeCache(dir: string, file: string, text: string): void {
+/**
+ * Atomic, with the one atomic-write helper (files/atomic.ts): a reader sees the old record or
+ * the new one, never part of one. Its temporary file is created exclusively (O_EXCL, so never
+ * through a link), and the rename replaces whatever is at `file` (a symlink included) by the new
+ * file, never writing through it.
+ */
+function writeCache(dir: string, file: string, text: string, uid: number | undefined): void {
+  if (!safeCacheDir(dir, uid)) return;
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileAtomic(file, text, { mode: 0o600 });
   } catch {
     /* no cache this time: the next hook compiles again */
@@ -149,20 +237,12 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: Compiler): PolicyRepor
   }
   if (opts.tier) config = { ...config, tier: opts.tier };
 
-  const sources: PackSource[] = [];
-  const files: string[] = [];
-  const builtinDir = opts.packsDir ?? builtinPacksDir();
-  for (const [dir, builtin] of [[builtinDir, true], [opts.rulesDir ?? paths.rulesDir, false]] as const) {
-    const names = listPackFiles(dir, problems, builtin);
-    for (const name of names) {
-      const file = path.join(dir, name);
-      files.push(file);
-      const src = readPack(c, file, name, builtin, problems);
-      if (src) sources.push(src);
-    }
-  }
+  const taken = new Map<string, string>();
+  const sources = providers(paths, opts).map((p) => p.load({ c, config, problems, taken }));
+  const packs = sources.flatMap((s) => s.packs);
+  const files = sources.flatMap((s) => s.files);
 
-  const compiled = compilePolicy(sources, { tier: config.tier, packs: config.packs, examples: opts.examples ?? true });
+  const compiled = compilePolicy(packs.map((p) => p.pack), { tier: config.tier, packs: config.packs, examples: opts.examples ?? true });
   problems.push(...compiled.problems);
   return {
     policy: compiled.policy,
@@ -170,47 +250,7 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: Compiler): PolicyRepor
     warnings: problems.map((p) => formatProblem(p)),
     problems,
     files,
+    sources,
     checked: compiled.checked,
   };
-}
-
-function listPackFiles(dir: string, problems: Problem[], required: boolean): string[] {
-  try {
-    return fs
-      .readdirSync(dir)
-      .filter(isPackFile)
-      .sort();
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !required) return [];
-    problems.push({ severity: 'error', file: dir, message: `cannot read the packs directory (${code ?? String(e)})` });
-    return [];
-  }
-}
-
-function readText(file: string, problems: Problem[], optional: boolean): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (optional && code === 'ENOENT') return null;
-    problems.push({ severity: 'error', file, message: `cannot read the file (${code ?? String(e)})` });
-    return null;
-  }
-}
-
-function readPack(c: Compiler, file: string, name: string, builtin: boolean, problems: Problem[]): PackSource | null {
-  const text = readText(file, problems, false);
-  if (text === null) return null;
-  try {
-    const { doc, lines, documents } = c.parseYaml(text, file);
-    if (documents > 1) problems.push({ severity: 'warning', file, message: 'holds several YAML documents; only the first is read' });
-    return { file, name: name.replace(PACK_FILE, ''), builtin, doc, lines };
-  } catch (e) {
-    if (!(e instanceof c.YamlSyntaxError)) throw e;
-    const p: Problem = { severity: 'error', file, message: `${e.message} (file skipped)` };
-    if (e.line !== undefined) p.line = e.line;
-    problems.push(p);
-    return null;
-  }
 }

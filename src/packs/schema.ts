@@ -48,6 +48,8 @@ const SCRIPT_FROM_KEYS = ['programs', 'flags_any', 'how'];
 const SCRIPT_HOW = ['pipe', 'substitution', 'file'] as const;
 const MESSAGE_KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
 export const DEFAULT_PRIORITY = 50;
+/** The pack format this Buckler reads (a pack's `version:`, a bundle's `pack_format`). */
+export const PACK_FORMAT = '1';
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -87,8 +89,8 @@ export function readHeader(doc: unknown, ctx: PackContext): PackHeader {
   }
   for (const k of Object.keys(doc)) if (!PACK_KEYS.includes(k)) at([k], `unknown pack field "${k}" (ignored)`, 'warning');
   const version = doc['version'];
-  if (version !== undefined && String(version) !== '1') {
-    at(['version'], `pack format version ${JSON.stringify(version)} is not supported (this Buckler reads "1")`);
+  if (version !== undefined && String(version) !== PACK_FORMAT) {
+    at(['version'], `pack format version ${JSON.stringify(version)} is not supported (this Buckler reads "${PACK_FORMAT}")`);
     return header;
   }
   const id = doc['pack'];

@@ -30,14 +30,76 @@ describe('Claude Code input: events Buckler gates', () => {
       shell: true,
     },
     {
-      name: 'PreToolUse Write keeps the tool, no shell',
+      name: 'PreToolUse Write is a write of file_path, no shell, context.cwd from the session',
       raw: ev('PreToolUse', { tool_name: 'Write', tool_input: { file_path: '/proj/a', content: 'b' } }),
-      want: { trigger: 'pre_shell_tool', tool: { name: 'Write', input: { file_path: '/proj/a', content: 'b' } } },
+      want: {
+        trigger: 'pre_shell_tool',
+        tool: { name: 'Write', input: { file_path: '/proj/a', content: 'b' }, paths: [{ path: '/proj/a', access: 'write' }] },
+        context: { cwd: '/proj' },
+      },
     },
     {
-      name: 'PreToolUse of an MCP tool keeps its full name',
+      name: 'PreToolUse Read is a read of file_path',
+      raw: ev('PreToolUse', { tool_name: 'Read', tool_input: { file_path: '/home/u/.aws/credentials', limit: 10 } }),
+      want: { tool: { name: 'Read', input: { file_path: '/home/u/.aws/credentials', limit: 10 }, paths: [{ path: '/home/u/.aws/credentials', access: 'read' }] } },
+    },
+    {
+      name: 'PreToolUse Edit is a write',
+      raw: ev('PreToolUse', { tool_name: 'Edit', tool_input: { file_path: '.claude/settings.local.json', old_string: 'a', new_string: 'b' } }),
+      want: { tool: { name: 'Edit', input: { file_path: '.claude/settings.local.json', old_string: 'a', new_string: 'b' }, paths: [{ path: '.claude/settings.local.json', access: 'write' }] } },
+    },
+    {
+      name: 'PreToolUse MultiEdit (older versions) is a write',
+      raw: ev('PreToolUse', { tool_name: 'MultiEdit', tool_input: { file_path: '/proj/a', edits: [] } }),
+      want: { tool: { name: 'MultiEdit', input: { file_path: '/proj/a', edits: [] }, paths: [{ path: '/proj/a', access: 'write' }] } },
+    },
+    {
+      name: 'PreToolUse NotebookEdit is a write of notebook_path',
+      raw: ev('PreToolUse', { tool_name: 'NotebookEdit', tool_input: { notebook_path: '/proj/n.ipynb', new_source: 'x' } }),
+      want: { tool: { name: 'NotebookEdit', input: { notebook_path: '/proj/n.ipynb', new_source: 'x' }, paths: [{ path: '/proj/n.ipynb', access: 'write' }] } },
+    },
+    {
+      name: 'PreToolUse Grep reads the path it searches itself, not each file in it',
+      raw: ev('PreToolUse', { tool_name: 'Grep', tool_input: { pattern: 'KEY', path: '/home/u/.ssh', output_mode: 'content' } }),
+      want: { tool: { name: 'Grep', input: { pattern: 'KEY', path: '/home/u/.ssh', output_mode: 'content' }, paths: [{ path: '/home/u/.ssh', access: 'read' }] } },
+    },
+    {
+      name: 'PreToolUse Glob reads the directory it lists',
+      raw: ev('PreToolUse', { tool_name: 'Glob', tool_input: { pattern: '**/*.ts', path: 'src' } }),
+      want: { tool: { name: 'Glob', input: { pattern: '**/*.ts', path: 'src' }, paths: [{ path: 'src', access: 'read' }] } },
+    },
+    {
+      name: 'PreToolUse Grep without a path names none',
+      raw: ev('PreToolUse', { tool_name: 'Grep', tool_input: { pattern: 'KEY' } }),
+      want: { tool: { name: 'Grep', input: { pattern: 'KEY' } } },
+    },
+    {
+      name: 'PreToolUse of an MCP tool keeps its full name and carries server, tool and arguments',
       raw: ev('PreToolUse', { tool_name: 'mcp__pg__sql', tool_input: { query: 'x' }, mcp_server: { name: 'pg', source: 'project' } }),
-      want: { trigger: 'pre_shell_tool', tool: { name: 'mcp__pg__sql', input: { query: 'x' } } },
+      want: {
+        trigger: 'pre_shell_tool',
+        tool: { name: 'mcp__pg__sql', input: { query: 'x' }, mcp: { server: 'pg', tool: 'sql', arguments: { query: 'x' } } },
+      },
+    },
+    {
+      name: 'an MCP server with a dash; a tool name holding "__" stays whole (Claude Code splits the same way)',
+      raw: ev('PreToolUse', { tool_name: 'mcp__my-db__run__query', tool_input: {} }),
+      want: { tool: { name: 'mcp__my-db__run__query', input: {}, mcp: { server: 'my-db', tool: 'run__query', arguments: {} } } },
+    },
+    {
+      name: 'a name that is not a whole MCP name has no McpCall',
+      raw: ev('PreToolUse', { tool_name: 'mcp__pg', tool_input: {} }),
+      want: { tool: { name: 'mcp__pg', input: {} } },
+    },
+    {
+      name: 'a tool named like an Object property is no file tool',
+      raw: ev('PreToolUse', { tool_name: 'constructor', tool_input: { file_path: '/a' } }),
+      want: { tool: { name: 'constructor', input: { file_path: '/a' } } },
+    },
+    {
+      name: 'PostToolUse of a file tool carries its path too',
+      raw: ev('PostToolUse', { tool_name: 'Write', tool_input: { file_path: '/proj/a', content: '' }, tool_response: {} }),
+      want: { trigger: 'post_tool_success', tool: { name: 'Write', input: { file_path: '/proj/a', content: '' }, paths: [{ path: '/proj/a', access: 'write' }] } },
     },
     {
       name: 'PostToolUse Bash → post_tool_success with the command',
@@ -48,7 +110,7 @@ describe('Claude Code input: events Buckler gates', () => {
     {
       name: 'PostToolUseFailure → post_tool_failure',
       raw: ev('PostToolUseFailure', { tool_name: 'Edit', tool_input: { file_path: '/a' }, error: 'e' }),
-      want: { trigger: 'post_tool_failure', tool: { name: 'Edit', input: { file_path: '/a' } } },
+      want: { trigger: 'post_tool_failure', tool: { name: 'Edit', input: { file_path: '/a' }, paths: [{ path: '/a', access: 'write' }] } },
     },
     {
       name: 'PreSkillShellCommand (a skill-embedded shell command) → pre_shell_exec',
@@ -62,10 +124,16 @@ describe('Claude Code input: events Buckler gates', () => {
       want: { shell: { command: 'ls' }, session: { conversation_id: 'sess-1' } },
       shell: true,
     },
+    {
+      name: 'a file tool with a relative path and no cwd has no context',
+      raw: { ...ev('PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'a' } }), cwd: '' },
+      want: { tool: { name: 'Read', input: { file_path: 'a' }, paths: [{ path: 'a', access: 'read' }] } },
+    },
   ];
   it.each(cases)('$name', ({ raw, want, shell }) => {
     const got = adaptClaudeCodeInput(raw);
     expect(got).toMatchObject({ policy_io_version: '1', harness: 'claude-code', ...want });
+    if (want.tool !== undefined) expect(got.tool).toEqual(want.tool);
     expect(got.event).toBe((raw as { hook_event_name: string }).hook_event_name);
     if (shell) expect(got.shell).toEqual(want.shell);
     else expect(got.shell).toBeUndefined();
@@ -101,6 +169,12 @@ describe('Claude Code input: a payload that is not what its event carries is a P
     ['Bash without tool_input', ev('PreToolUse', { tool_name: 'Bash' }), 'bad_payload'],
     ['Bash tool_input an array', ev('PreToolUse', { tool_name: 'Bash', tool_input: ['ls'] }), 'bad_payload'],
     ['Bash without command', ev('PreToolUse', { tool_name: 'Bash', tool_input: { description: 'd' } }), 'bad_payload'],
+    ['Read without tool_input', ev('PreToolUse', { tool_name: 'Read' }), 'bad_payload'],
+    ['Read without file_path', ev('PreToolUse', { tool_name: 'Read', tool_input: { path: '/a' } }), 'bad_payload'],
+    ['Write file_path empty', ev('PreToolUse', { tool_name: 'Write', tool_input: { file_path: '', content: '' } }), 'bad_payload'],
+    ['Edit file_path a list', ev('PreToolUse', { tool_name: 'Edit', tool_input: { file_path: ['/a'] } }), 'bad_payload'],
+    ['NotebookEdit without notebook_path', ev('PreToolUse', { tool_name: 'NotebookEdit', tool_input: { file_path: '/a' } }), 'bad_payload'],
+    ['Grep path a number', ev('PreToolUse', { tool_name: 'Grep', tool_input: { pattern: 'x', path: 1 } }), 'bad_payload'],
     ['Bash command an object', ev('PreToolUse', { tool_name: 'Bash', tool_input: { command: { x: 1 } } }), 'bad_payload'],
     ['cwd a number', { ...ev('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } }), cwd: 1 }, 'bad_payload'],
     ['session_id a bool', { ...ev('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } }), session_id: true }, 'bad_payload'],

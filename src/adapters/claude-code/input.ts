@@ -3,7 +3,15 @@
  * missing field is a PolicyError); every other event becomes `unknown_harness_event`, read
  * leniently.
  */
-import { POLICY_IO_VERSION, PolicyError, type PolicyInput, type SessionInfo, type Trigger } from '../../core/contract.ts';
+import {
+  POLICY_IO_VERSION,
+  PolicyError,
+  type McpCall,
+  type PolicyInput,
+  type SessionInfo,
+  type ToolInfo,
+  type Trigger,
+} from '../../core/contract.ts';
 import {
   isObject,
   lenientString,
@@ -14,7 +22,7 @@ import {
   reqString,
   type JsonObject,
 } from '../payload.ts';
-import { CLAUDE_CODE_SHELL_TOOLS } from './types.ts';
+import { CLAUDE_CODE_FILE_TOOLS, CLAUDE_CODE_SHELL_TOOLS } from './types.ts';
 
 const TOOL_TRIGGERS: Readonly<Record<string, Trigger>> = {
   PreToolUse: 'pre_shell_tool',
@@ -37,13 +45,46 @@ function base(event: string, trigger: Trigger, s: SessionInfo): PolicyInput {
   return input;
 }
 
+/**
+ * An MCP tool's name split as Claude Code splits it itself: `mcp__<server>__<tool>`, the
+ * server being the text between the first two `__` (a server name that holds `__` reads the
+ * same ambiguous way in Claude Code's own permission rules); null when it is not one.
+ */
+export function claudeCodeMcpName(name: string): { server: string; tool: string } | null {
+  if (!name.startsWith('mcp__')) return null;
+  const end = name.indexOf('__', 5);
+  if (end <= 5) return null;
+  const tool = name.slice(end + 2);
+  return tool === '' ? null : { server: name.slice(5, end), tool };
+}
+
+/** The paths a file tool's call touches, from the argument that names it (types.ts). */
+function fileToolPaths(tool: ToolInfo, toolInput: JsonObject | undefined, where: string): void {
+  const spec = CLAUDE_CODE_FILE_TOOLS.get(tool.name);
+  if (spec === undefined) return;
+  const w = `${where} ${tool.name} tool_input`;
+  if (toolInput === undefined) throw new PolicyError('bad_payload', `${where}: the ${tool.name} tool call has no "tool_input"`);
+  const path = spec.required ? reqString(toolInput, spec.field, w) : optString(toolInput, spec.field, w);
+  if (path === '' && spec.required) throw new PolicyError('bad_payload', `${w}: "${spec.field}" is empty`);
+  if (path !== undefined && path !== '') tool.paths = [{ path, access: spec.access }];
+}
+
 function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput {
   const where = `Claude Code ${event}`;
   const cwd = optNonEmpty(o, 'cwd', where);
   const input = base(event, trigger, sessionOf(optString(o, 'session_id', where), cwd));
+  if (cwd !== undefined) input.context = { cwd };
   const name = reqString(o, 'tool_name', where);
   const toolInput = optObject(o, 'tool_input', where);
-  input.tool = toolInput === undefined ? { name } : { name, input: toolInput };
+  const tool: ToolInfo = toolInput === undefined ? { name } : { name, input: toolInput };
+  input.tool = tool;
+  fileToolPaths(tool, toolInput, where);
+  const mcp = claudeCodeMcpName(name);
+  if (mcp !== null) {
+    const call: McpCall = { server: mcp.server, tool: mcp.tool };
+    if (toolInput !== undefined) call.arguments = toolInput;
+    tool.mcp = call;
+  }
   if (CLAUDE_CODE_SHELL_TOOLS.includes(name)) {
     if (toolInput === undefined) throw new PolicyError('bad_payload', `${where}: the ${name} tool call has no "tool_input"`);
     const command = reqString(toolInput, 'command', `${where} ${name} tool_input`);

@@ -45,6 +45,71 @@ export type ClaudeCodeEvent = (typeof CLAUDE_CODE_EVENTS)[number];
 /** The tools whose `tool_input.command` is a shell command line. */
 export const CLAUDE_CODE_SHELL_TOOLS: readonly string[] = ['Bash', 'PowerShell'];
 
+/**
+ * The file tools and the argument naming the path each touches (`sdk-tools.d.ts` in
+ * @anthropic-ai/claude-code 2.1.332: `FileReadInput`, `FileWriteInput`, `FileEditInput`,
+ * `NotebookEditInput`, `GrepInput`, `GlobInput`; `MultiEdit`, gone from 2.1.332, sent
+ * `file_path` + `edits[]` before). `Grep` and `Glob` name the file or directory they search:
+ * that path itself is read, not each file under it (protection-packs.md §1); without a `path`
+ * they search the session's directory and name no path.
+ */
+export interface FileToolSpec {
+  /** The `tool_input` key naming the path. */
+  field: string;
+  access: 'read' | 'write';
+  /** The tool cannot run without it (a call lacking it is not understood). */
+  required: boolean;
+}
+
+export const CLAUDE_CODE_FILE_TOOLS: ReadonlyMap<string, FileToolSpec> = new Map<string, FileToolSpec>([
+  ['Read', { field: 'file_path', access: 'read', required: true }],
+  ['Write', { field: 'file_path', access: 'write', required: true }],
+  ['Edit', { field: 'file_path', access: 'write', required: true }],
+  ['MultiEdit', { field: 'file_path', access: 'write', required: true }],
+  ['NotebookEdit', { field: 'notebook_path', access: 'write', required: true }],
+  ['Grep', { field: 'path', access: 'read', required: false }],
+  ['Glob', { field: 'path', access: 'read', required: false }],
+]);
+
+/** `FileReadInput` (Read). */
+export interface ClaudeCodeReadInput {
+  file_path: string;
+  offset?: number;
+  limit?: number;
+  pages?: string;
+  allow_large?: boolean;
+}
+
+/** `FileWriteInput` (Write). */
+export interface ClaudeCodeWriteInput {
+  file_path: string;
+  content: string;
+}
+
+/** `FileEditInput` (Edit). */
+export interface ClaudeCodeEditInput {
+  file_path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}
+
+/** `NotebookEditInput` (NotebookEdit). */
+export interface ClaudeCodeNotebookEditInput {
+  notebook_path: string;
+  cell_id?: string;
+  new_source: string;
+  cell_type?: 'code' | 'markdown';
+  edit_mode?: 'replace' | 'insert' | 'delete';
+}
+
+/** `GrepInput` / `GlobInput` (the keys Buckler reads). */
+export interface ClaudeCodeSearchInput {
+  pattern: string;
+  path?: string;
+  glob?: string;
+}
+
 /** `BaseHookInput`. */
 export interface ClaudeCodeBaseInput {
   session_id: string;

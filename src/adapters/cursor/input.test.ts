@@ -57,9 +57,66 @@ describe('Cursor input: events Buckler gates', () => {
       want: { shell: { command: 'ls', cwd: '/ws' } },
     },
     {
-      name: 'preToolUse of another tool keeps the tool and has no shell',
-      raw: ev('preToolUse', { tool_name: 'Write', tool_input: { file_path: '/ws/x', content: 'y' }, cwd: '/ws' }),
-      want: { trigger: 'pre_shell_tool', tool: { name: 'Write', input: { file_path: '/ws/x', content: 'y' } } },
+      name: 'preToolUse Write is a write of its file_path, read against the event cwd',
+      raw: ev('preToolUse', { tool_name: 'Write', tool_input: { file_path: 'x', content: 'y' }, cwd: '/ws/sub' }),
+      want: {
+        trigger: 'pre_shell_tool',
+        tool: { name: 'Write', input: { file_path: 'x', content: 'y' }, paths: [{ path: 'x', access: 'write' }] },
+        context: { cwd: '/ws/sub' },
+      },
+    },
+    {
+      name: 'preToolUse Delete is a delete',
+      raw: ev('preToolUse', { tool_name: 'Delete', tool_input: { file_path: '/ws/x' } }),
+      want: { tool: { name: 'Delete', input: { file_path: '/ws/x' }, paths: [{ path: '/ws/x', access: 'delete' }] }, context: { cwd: '/ws' } },
+    },
+    {
+      name: 'preToolUse Read is a read',
+      raw: ev('preToolUse', { tool_name: 'Read', tool_input: { file_path: '/ws/.env' } }),
+      want: { tool: { name: 'Read', input: { file_path: '/ws/.env' }, paths: [{ path: '/ws/.env', access: 'read' }] } },
+    },
+    {
+      name: 'preToolUse Grep reads the path it searches, not each file in it',
+      raw: ev('preToolUse', { tool_name: 'Grep', tool_input: { pattern: 'KEY', file_path: '/ws/src', output_mode: 'content' } }),
+      want: { tool: { name: 'Grep', input: { pattern: 'KEY', file_path: '/ws/src', output_mode: 'content' }, paths: [{ path: '/ws/src', access: 'read' }] } },
+    },
+    {
+      name: 'preToolUse Grep without a path names none',
+      raw: ev('preToolUse', { tool_name: 'Grep', tool_input: { pattern: 'KEY' } }),
+      want: { tool: { name: 'Grep', input: { pattern: 'KEY' } } },
+    },
+    {
+      name: 'preToolUse of a tool without a path keeps the tool, no paths, no shell',
+      raw: ev('preToolUse', { tool_name: 'Fetch', tool_input: { url: 'https://example.com' }, cwd: '/ws' }),
+      want: { trigger: 'pre_shell_tool', tool: { name: 'Fetch', input: { url: 'https://example.com' } } },
+    },
+    {
+      name: 'beforeReadFile → pre_shell_tool, a read of file_path, against the workspace root',
+      raw: ev('beforeReadFile', { file_path: '/ws/.env', content: 'SECRET=1', attachments: [] }),
+      want: {
+        trigger: 'pre_shell_tool',
+        tool: { name: 'Read', input: { file_path: '/ws/.env' }, paths: [{ path: '/ws/.env', access: 'read' }] },
+        context: { cwd: '/ws' },
+        session: SESSION,
+      },
+    },
+    {
+      name: 'beforeMCPExecution → pre_shell_tool with server, tool and parsed arguments',
+      raw: ev('beforeMCPExecution', { tool_name: 'q', tool_input: '{"sql":"x"}', mcp_server_name: 'pg', command: 'npx pg' }),
+      want: {
+        trigger: 'pre_shell_tool',
+        tool: { name: 'MCP:q', input: { sql: 'x' }, mcp: { server: 'pg', tool: 'q', arguments: { sql: 'x' } } },
+      },
+    },
+    {
+      name: 'beforeMCPExecution keeps arguments that are not JSON as text',
+      raw: ev('beforeMCPExecution', { tool_name: 'q', tool_input: 'not json', mcp_server_name: 'pg' }),
+      want: { tool: { name: 'MCP:q', input: 'not json', mcp: { server: 'pg', tool: 'q', arguments: 'not json' } } },
+    },
+    {
+      name: 'afterFileEdit → post_tool_success, a write of file_path',
+      raw: ev('afterFileEdit', { file_path: '/ws/a.ts', edits: [{ old_string: 'a', new_string: 'b' }] }),
+      want: { trigger: 'post_tool_success', tool: { name: 'Write', input: { file_path: '/ws/a.ts' }, paths: [{ path: '/ws/a.ts', access: 'write' }] } },
     },
     {
       name: 'postToolUse Shell carries the command (post rules look at it)',
@@ -69,12 +126,13 @@ describe('Cursor input: events Buckler gates', () => {
     {
       name: 'postToolUseFailure maps to post_tool_failure',
       raw: ev('postToolUseFailure', { tool_name: 'Read', tool_input: { file_path: '/x' }, error_message: 'e' }),
-      want: { trigger: 'post_tool_failure', tool: { name: 'Read', input: { file_path: '/x' } } },
+      want: { trigger: 'post_tool_failure', tool: { name: 'Read', input: { file_path: '/x' }, paths: [{ path: '/x', access: 'read' }] } },
     },
   ];
   it.each(cases)('$name', ({ raw, want }) => {
     const got = adaptCursorInput(raw);
     expect(got).toMatchObject({ policy_io_version: '1', harness: 'cursor', ...want });
+    if (want.tool !== undefined) expect(got.tool).toEqual(want.tool);
     expect(got.event).toBe((raw as { hook_event_name: string }).hook_event_name);
     expect(got.env).toBeUndefined();
     if (want.shell === undefined) expect(got.shell).toBeUndefined();
@@ -91,17 +149,38 @@ describe('Cursor input: events Buckler gates', () => {
   });
 });
 
-describe('Cursor input: events Buckler does not gate become unknown_harness_event', () => {
+describe('Cursor input: the reference file-read and MCP fixtures', () => {
   it('beforeMCPExecution names the tool as Cursor matchers do and parses the JSON-string arguments', () => {
     const got = adaptCursorInput(readFixture('cursor', 'beforeMCPExecution.input.json'));
-    expect(got.trigger).toBe('unknown_harness_event');
-    expect(got.tool).toEqual({ name: 'MCP:execute_sql', input: { query: 'DROP TABLE users' } });
+    expect(got.trigger).toBe('pre_shell_tool');
+    const args = { query: 'DROP TABLE users' };
+    expect(got.tool).toEqual({ name: 'MCP:execute_sql', input: args, mcp: { server: 'postgres', tool: 'execute_sql', arguments: args } });
     expect(got.shell).toBeUndefined();
+  });
+  it('beforeMCPExecution without a server name (older builds) has no McpCall', () => {
+    const got = adaptCursorInput(ev('beforeMCPExecution', { tool_name: 'q', tool_input: '{}' }));
+    expect(got.trigger).toBe('pre_shell_tool');
+    expect(got.tool).toEqual({ name: 'MCP:q', input: {} });
   });
   it('beforeReadFile carries the path but never the file content', () => {
     const got = adaptCursorInput(readFixture('cursor', 'beforeReadFile.input.json'));
-    expect(got.tool).toEqual({ name: 'Read', input: { file_path: '/home/user/project/.env' } });
+    expect(got.trigger).toBe('pre_shell_tool');
+    const path = '/home/user/project/.env';
+    expect(got.tool).toEqual({ name: 'Read', input: { file_path: path }, paths: [{ path, access: 'read' }] });
     expect(JSON.stringify(got)).not.toContain('secret');
+  });
+});
+
+describe('Cursor input: events Buckler does not gate become unknown_harness_event', () => {
+  it('beforeTabFileRead (Tab completion, not the agent) stays unknown', () => {
+    const got = adaptCursorInput(ev('beforeTabFileRead', { file_path: '/ws/a' }));
+    expect(got.trigger).toBe('unknown_harness_event');
+    expect(got.tool).toEqual({ name: 'TabRead', input: { file_path: '/ws/a' } });
+  });
+  it('afterMCPExecution carries the MCP tool', () => {
+    const got = adaptCursorInput(ev('afterMCPExecution', { tool_name: 'q', tool_input: '{"a":1}', result_json: '{}' }));
+    expect(got.trigger).toBe('unknown_harness_event');
+    expect(got.tool).toEqual({ name: 'MCP:q', input: { a: 1 } });
   });
   it.each(['beforeSubmitPrompt', 'stop', 'afterShellExecution', 'somethingNew'])('%s', (event) => {
     const got = adaptCursorInput(ev(event, { command: 'git commit', prompt: 'p' }));
@@ -133,6 +212,15 @@ describe('Cursor input: a payload that is not what its event carries is a Policy
     ['Shell without command', ev('preToolUse', { tool_name: 'Shell', tool_input: { cwd: '/ws' } }), 'bad_payload'],
     ['Shell command a number', ev('preToolUse', { tool_name: 'Shell', tool_input: { command: 1 } }), 'bad_payload'],
     ['postToolUse Shell without command', ev('postToolUse', { tool_name: 'Shell', tool_input: {} }), 'bad_payload'],
+    ['beforeReadFile without file_path', ev('beforeReadFile', { content: 'x' }), 'bad_payload'],
+    ['beforeReadFile file_path empty', ev('beforeReadFile', { file_path: '' }), 'bad_payload'],
+    ['beforeReadFile file_path a list', ev('beforeReadFile', { file_path: ['/a'] }), 'bad_payload'],
+    ['beforeMCPExecution without tool_name', ev('beforeMCPExecution', { tool_input: '{}', mcp_server_name: 'pg' }), 'bad_payload'],
+    ['beforeMCPExecution server a number', ev('beforeMCPExecution', { tool_name: 'q', mcp_server_name: 1 }), 'bad_payload'],
+    ['Write without tool_input', ev('preToolUse', { tool_name: 'Write' }), 'bad_payload'],
+    ['Write without file_path', ev('preToolUse', { tool_name: 'Write', tool_input: { content: 'x' } }), 'bad_payload'],
+    ['Delete file_path a number', ev('preToolUse', { tool_name: 'Delete', tool_input: { file_path: 3 } }), 'bad_payload'],
+    ['Grep file_path an object', ev('preToolUse', { tool_name: 'Grep', tool_input: { pattern: 'x', file_path: {} } }), 'bad_payload'],
   ];
   it.each(bad)('%s', (_name, raw, code) => {
     let err: unknown;

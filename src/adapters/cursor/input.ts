@@ -2,7 +2,15 @@
  * Cursor event → PolicyInput. The events Buckler gates are read strictly (a wrong or missing
  * field is a PolicyError); every other event becomes `unknown_harness_event`, read leniently.
  */
-import { POLICY_IO_VERSION, PolicyError, type PolicyInput, type SessionInfo, type Trigger } from '../../core/contract.ts';
+import {
+  POLICY_IO_VERSION,
+  PolicyError,
+  type McpCall,
+  type PolicyInput,
+  type SessionInfo,
+  type ToolInfo,
+  type Trigger,
+} from '../../core/contract.ts';
 import {
   isObject,
   lenientString,
@@ -15,6 +23,7 @@ import {
   reqString,
   type JsonObject,
 } from '../payload.ts';
+import { CURSOR_FILE_TOOLS } from './types.ts';
 
 export const CURSOR_SHELL_TOOL = 'Shell';
 
@@ -71,6 +80,22 @@ function shellExec(o: JsonObject): PolicyInput {
   return input;
 }
 
+/** The directory relative paths are read against: the event's `cwd`, else the workspace root. */
+function withContext(input: PolicyInput, cwd: string | undefined): void {
+  if (cwd !== undefined) input.context = { cwd };
+}
+
+/** The path a file tool's call touches, from its `file_path` (types.ts). */
+function fileToolPaths(tool: ToolInfo, toolInput: JsonObject | undefined, where: string): void {
+  const spec = CURSOR_FILE_TOOLS.get(tool.name);
+  if (spec === undefined) return;
+  if (toolInput === undefined) throw new PolicyError('bad_payload', `${where}: the ${tool.name} tool call has no "tool_input"`);
+  const w = `${where} ${tool.name} tool_input`;
+  const path = spec.required ? reqString(toolInput, 'file_path', w) : optString(toolInput, 'file_path', w);
+  if (path === '' && spec.required) throw new PolicyError('bad_payload', `${w}: "file_path" is empty`);
+  if (path !== undefined && path !== '') tool.paths = [{ path, access: spec.access }];
+}
+
 function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput {
   const where = `Cursor ${event}`;
   const s = session(o, where);
@@ -78,7 +103,10 @@ function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput 
   const toolInput = optObject(o, 'tool_input', where);
   const topCwd = optNonEmpty(o, 'cwd', where);
   const input = base(event, trigger, s);
-  input.tool = toolInput === undefined ? { name } : { name, input: toolInput };
+  const tool: ToolInfo = toolInput === undefined ? { name } : { name, input: toolInput };
+  input.tool = tool;
+  withContext(input, topCwd ?? firstRoot(s));
+  fileToolPaths(tool, toolInput, where);
   if (name === CURSOR_SHELL_TOOL) {
     if (toolInput === undefined) throw new PolicyError('bad_payload', `${where}: the Shell tool call has no "tool_input"`);
     const w = `${where} Shell tool_input`;
@@ -86,7 +114,50 @@ function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput 
     const cwd =
       optNonEmpty(toolInput, 'cwd', w) ?? optNonEmpty(toolInput, 'working_directory', w) ?? topCwd ?? firstRoot(s);
     input.shell = cwd === undefined ? { command } : { command, cwd };
+    withContext(input, cwd);
   }
+  return input;
+}
+
+/** beforeReadFile: the agent's Read tool, after the disk read and before the model sees the content. */
+function readFile(o: JsonObject): PolicyInput {
+  const where = 'Cursor beforeReadFile';
+  const s = session(o, where);
+  const path = reqString(o, 'file_path', where);
+  if (path === '') throw new PolicyError('bad_payload', `${where}: "file_path" is empty`);
+  const input = base('beforeReadFile', 'pre_shell_tool', s);
+  // The content is left out: it is the very thing being guarded, and can be large.
+  input.tool = { name: 'Read', input: { file_path: path }, paths: [{ path, access: 'read' }] };
+  withContext(input, firstRoot(s));
+  return input;
+}
+
+/** beforeMCPExecution: an MCP tool call, named `MCP:<tool>` as Cursor's own matchers name it. */
+function mcpExec(o: JsonObject): PolicyInput {
+  const where = 'Cursor beforeMCPExecution';
+  const s = session(o, where);
+  const toolName = reqString(o, 'tool_name', where);
+  const server = optNonEmpty(o, 'mcp_server_name', where);
+  const args = mcpArguments(o.tool_input);
+  const input = base('beforeMCPExecution', 'pre_shell_tool', s);
+  const tool: ToolInfo = { name: `MCP:${toolName}` };
+  if (args !== undefined) tool.input = args;
+  // Without a server name (older Cursor builds) there is no McpCall to fill honestly.
+  if (server !== undefined) {
+    const call: McpCall = { server, tool: toolName };
+    if (args !== undefined) call.arguments = args;
+    tool.mcp = call;
+  }
+  input.tool = tool;
+  withContext(input, firstRoot(s));
+  return input;
+}
+
+/** After an edit (observe only): the edited file is written. */
+function fileEdited(o: JsonObject): PolicyInput {
+  const input = base('afterFileEdit', 'post_tool_success', lenientSession(o));
+  const path = lenientString(o, 'file_path');
+  input.tool = path === undefined ? { name: 'Write' } : { name: 'Write', input: { file_path: path }, paths: [{ path, access: 'write' }] };
   return input;
 }
 
@@ -106,10 +177,10 @@ function otherEvent(o: JsonObject, event: string): PolicyInput {
   const toolName = lenientString(o, 'tool_name');
   const filePath = lenientString(o, 'file_path');
   // Tool names as Cursor's own matchers see them (§1.2 of the protocol notes).
-  if (event === 'beforeMCPExecution' && toolName !== undefined) {
+  if (event === 'afterMCPExecution' && toolName !== undefined) {
     input.tool = { name: `MCP:${toolName}`, input: mcpArguments(o.tool_input) };
-  } else if ((event === 'beforeReadFile' || event === 'beforeTabFileRead') && filePath !== undefined) {
-    input.tool = { name: event === 'beforeReadFile' ? 'Read' : 'TabRead', input: { file_path: filePath } };
+  } else if (event === 'beforeTabFileRead' && filePath !== undefined) {
+    input.tool = { name: 'TabRead', input: { file_path: filePath } };
   } else if (toolName !== undefined) {
     input.tool = isObject(o.tool_input) ? { name: toolName, input: o.tool_input } : { name: toolName };
   }
@@ -128,6 +199,9 @@ export function adaptCursorInput(raw: unknown): PolicyInput {
   const o = payloadObject(raw, 'Cursor');
   const event = cursorEventName(o);
   if (event === 'beforeShellExecution') return shellExec(o);
+  if (event === 'beforeReadFile') return readFile(o);
+  if (event === 'beforeMCPExecution') return mcpExec(o);
+  if (event === 'afterFileEdit') return fileEdited(o);
   const trigger = TOOL_TRIGGERS[event];
   if (trigger !== undefined) return toolEvent(o, event, trigger);
   return otherEvent(o, event);

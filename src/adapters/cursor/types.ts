@@ -29,6 +29,20 @@ export const CURSOR_EVENTS = [
 ] as const;
 export type CursorEvent = (typeof CURSOR_EVENTS)[number];
 
+/**
+ * The file tools of preToolUse / postToolUse and how each touches its `file_path` (the tool
+ * wrappers in @cursor/sdk 1.0.32: `Read {file_path}`, `Write {file_path, content}` — Cursor's
+ * edit tool: Claude Code's `Edit` matcher is converted to `Write` —, `Delete {file_path}`,
+ * `Grep {pattern, file_path?, glob?, output_mode?}`). Grep names the file or directory it
+ * searches: that path itself is read, not each file under it (protection-packs.md §1).
+ */
+export const CURSOR_FILE_TOOLS: ReadonlyMap<string, { access: 'read' | 'write' | 'delete'; required: boolean }> = new Map([
+  ['Read', { access: 'read', required: true }],
+  ['Write', { access: 'write', required: true }],
+  ['Delete', { access: 'delete', required: true }],
+  ['Grep', { access: 'read', required: false }],
+] as const);
+
 /** Added by the executor to every event except `workspaceOpen`. */
 export interface CursorCommonInput {
   hook_event_name: string;
@@ -105,6 +119,21 @@ export interface CursorBeforeReadFileInput extends CursorCommonInput {
   file_path: string;
   content?: string;
   attachments?: unknown[];
+}
+
+export interface CursorAfterFileEditInput extends CursorCommonInput {
+  hook_event_name: 'afterFileEdit';
+  file_path: string;
+  edits?: { old_string: string; new_string: string }[];
+}
+
+/** `tool_input` of the preToolUse file tools (Read, Write, Delete, Grep). */
+export interface CursorFileToolInput {
+  file_path?: string;
+  content?: string;
+  pattern?: string;
+  glob?: string;
+  output_mode?: string;
 }
 
 export interface CursorBeforeSubmitPromptInput extends CursorCommonInput {

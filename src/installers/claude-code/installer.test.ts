@@ -6,15 +6,19 @@ const OLD = "'/usr/bin/node' '/old/dist/buckler.cjs' --driver claude-code";
 const lint = { type: 'command', command: 'npm run lint', timeout: 60 };
 const mine = { matcher: 'Write|Edit', hooks: [lint] };
 
-const pre = { matcher: 'Bash|PowerShell', hooks: [{ type: 'command', command: CMD, timeout: 10, onFailure: 'block' }] };
+const TOOLS = 'Bash|PowerShell|Read|Write|Edit|MultiEdit|NotebookEdit|Grep|Glob';
+const preHandler = { type: 'command', command: CMD, timeout: 10, onFailure: 'block' };
+const pre = { matcher: TOOLS, hooks: [preHandler] };
+const preMcp = { matcher: 'mcp__.*', hooks: [preHandler] };
 const post = { matcher: 'Bash|PowerShell', hooks: [{ type: 'command', command: CMD, timeout: 10 }] };
 
 describe('claude-code wire', () => {
   it('adds one matcher group per event to empty settings', () => {
     const { value, changes } = claude.wire(claude.emptyConfig(), CMD);
-    expect(value).toEqual({ hooks: { PreToolUse: [pre], PostToolUse: [post], PostToolUseFailure: [post] } });
+    expect(value).toEqual({ hooks: { PreToolUse: [pre, preMcp], PostToolUse: [post], PostToolUseFailure: [post] } });
     expect(changes.map((c) => `${c.op} ${c.event} ${c.matcher}`)).toEqual([
-      'add PreToolUse Bash|PowerShell',
+      `add PreToolUse ${TOOLS}`,
+      'add PreToolUse mcp__.*',
       'add PostToolUse Bash|PowerShell',
       'add PostToolUseFailure Bash|PowerShell',
     ]);
@@ -29,7 +33,12 @@ describe('claude-code wire', () => {
     };
     const { value } = claude.wire(before, CMD);
     expect(Object.keys(value)).toEqual(['permissions', 'hooks', 'env', 'model']);
-    expect(value.hooks).toEqual({ PostToolUse: [mine, post], Stop: [{ hooks: [lint] }], PreToolUse: [pre], PostToolUseFailure: [post] });
+    expect(value.hooks).toEqual({
+      PostToolUse: [mine, post],
+      Stop: [{ hooks: [lint] }],
+      PreToolUse: [pre, preMcp],
+      PostToolUseFailure: [post],
+    });
   });
 
   it('changes nothing the second time', () => {
@@ -44,22 +53,43 @@ describe('claude-code wire', () => {
       },
     };
     const { value, changes } = claude.wire(before, CMD);
-    expect((value.hooks as Record<string, unknown>).PreToolUse).toEqual([mine, pre, mine]);
-    expect(changes[0]).toEqual({ op: 'replace', event: 'PreToolUse', matcher: 'Bash|PowerShell', command: CMD, previous: OLD });
+    expect((value.hooks as Record<string, unknown>).PreToolUse).toEqual([mine, pre, mine, preMcp]);
+    expect(changes[0]).toEqual({ op: 'replace', event: 'PreToolUse', matcher: TOOLS, command: CMD, previous: OLD });
+  });
+
+  it('upgrades the shell-only wiring of earlier versions in place, once', () => {
+    const old = { matcher: 'Bash|PowerShell', hooks: [preHandler] };
+    const before = { hooks: { PreToolUse: [mine, old, mine], PostToolUse: [post], PostToolUseFailure: [post] } };
+    const { value, changes } = claude.wire(before, CMD);
+    expect((value.hooks as Record<string, unknown>).PreToolUse).toEqual([mine, pre, mine, preMcp]);
+    expect(changes.map((c) => `${c.op} ${c.event} ${c.matcher}`)).toEqual([`replace PreToolUse ${TOOLS}`, 'add PreToolUse mcp__.*']);
+    expect(claude.wire(value, CMD).changes).toEqual([]);
+  });
+
+  it('keeps each group where it is when both are there in another order', () => {
+    const before = { hooks: { PreToolUse: [preMcp, mine, pre], PostToolUse: [post], PostToolUseFailure: [post] } };
+    expect(claude.wire(before, CMD)).toEqual({ value: before, changes: [] });
+  });
+
+  it('upgrades two old groups of its own to the two groups it wants, and drops a third', () => {
+    const a = { matcher: 'Bash', hooks: [{ type: 'command', command: OLD }] };
+    const b = { matcher: 'mcp__.*', hooks: [{ type: 'command', command: OLD }] };
+    const c = { matcher: 'Write', hooks: [{ type: 'command', command: OLD }] };
+    const { value, changes } = claude.wire({ hooks: { PreToolUse: [a, b, c] } }, CMD);
+    expect((value.hooks as Record<string, unknown>).PreToolUse).toEqual([pre, preMcp]);
+    expect(changes.filter((x) => x.event === 'PreToolUse').map((x) => x.op)).toEqual(['replace', 'replace', 'remove']);
   });
 
   it('takes its handler out of a group it shares with other hooks', () => {
     const shared = { matcher: 'Bash', hooks: [lint, { type: 'command', command: OLD }] };
     const { value } = claude.wire({ hooks: { PreToolUse: [shared] } }, CMD);
-    expect((value.hooks as Record<string, unknown>).PreToolUse).toEqual([{ matcher: 'Bash', hooks: [lint] }, pre]);
+    expect((value.hooks as Record<string, unknown>).PreToolUse).toEqual([{ matcher: 'Bash', hooks: [lint] }, pre, preMcp]);
   });
 
   it('replaces its handler inside a shared group that has its matcher', () => {
-    const shared = { matcher: 'Bash|PowerShell', hooks: [lint, { type: 'command', command: OLD }], extra: 1 };
+    const shared = { matcher: TOOLS, hooks: [lint, { type: 'command', command: OLD }], extra: 1 };
     const { value } = claude.wire({ hooks: { PreToolUse: [shared] } }, CMD);
-    expect((value.hooks as Record<string, unknown>).PreToolUse).toEqual([
-      { matcher: 'Bash|PowerShell', hooks: [lint, { type: 'command', command: CMD, timeout: 10, onFailure: 'block' }], extra: 1 },
-    ]);
+    expect((value.hooks as Record<string, unknown>).PreToolUse).toEqual([{ matcher: TOOLS, hooks: [lint, preHandler], extra: 1 }, preMcp]);
   });
 
   it('recognises an exec-form handler (command + args)', () => {
@@ -102,10 +132,15 @@ describe('claude-code problem and warnings', () => {
   });
 
   it('finds its handlers and says which differ from what merge writes', () => {
-    const value = { hooks: { PreToolUse: [pre], PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: CMD, timeout: 10 }] }] } };
-    expect(claude.find(value).map((f) => [f.event, f.asWanted])).toEqual([
-      ['PreToolUse', true],
-      ['PostToolUse', false],
+    const old = { matcher: 'Bash|PowerShell', hooks: [preHandler] };
+    const value = {
+      hooks: { PreToolUse: [pre, preMcp, old], PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: CMD, timeout: 10 }] }] },
+    };
+    expect(claude.find(value).map((f) => [f.event, f.matcher, f.asWanted])).toEqual([
+      ['PreToolUse', TOOLS, true],
+      ['PreToolUse', 'mcp__.*', true],
+      ['PreToolUse', 'Bash|PowerShell', false],
+      ['PostToolUse', 'Bash', false],
     ]);
   });
 });

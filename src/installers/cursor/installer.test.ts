@@ -8,18 +8,24 @@ const theirs = { command: './hooks/audit.sh', timeout: 5 };
 const prompt = { type: 'prompt', prompt: 'Is this safe?' };
 
 describe('cursor wire', () => {
-  it('adds the four hooks to an empty config, with only keys Cursor knows', () => {
+  it('adds the six hooks to an empty config, with only keys Cursor knows', () => {
     const { value, changes } = cursor.wire(cursor.emptyConfig(), CMD);
     expect(changes.map((c) => [c.op, c.event])).toEqual(CURSOR_HOOKS.map((h) => ['add', h.event]));
     expect(value).toEqual({
       version: 1,
       hooks: {
         beforeShellExecution: [{ command: CMD, timeout: 10, failClosed: true }],
-        preToolUse: [{ command: CMD, matcher: 'Shell', timeout: 10, failClosed: true }],
+        preToolUse: [{ command: CMD, matcher: '^(Shell|Write|Delete|Grep)$', timeout: 10, failClosed: true }],
+        beforeReadFile: [{ command: CMD, timeout: 10, failClosed: true }],
+        beforeMCPExecution: [{ command: CMD, timeout: 10, failClosed: true }],
         postToolUse: [{ command: CMD, matcher: 'Shell', timeout: 10 }],
         postToolUseFailure: [{ command: CMD, matcher: 'Shell', timeout: 10 }],
       },
     });
+    // The preToolUse matcher, as Cursor tests it (un-anchored RegExp on tool_name).
+    const m = new RegExp(CURSOR_HOOKS.find((h) => h.event === 'preToolUse')?.matcher ?? '');
+    for (const t of ['Shell', 'Write', 'Delete', 'Grep']) expect(m.test(t), t).toBe(true);
+    for (const t of ['Read', 'WriteShellStdin', 'MCP:Write', 'List', 'Fetch']) expect(m.test(t), t).toBe(false);
     const known = new Set(['type', 'command', 'prompt', 'model', 'matcher', 'timeout', 'loop_limit', 'failClosed']);
     for (const list of Object.values(value.hooks as Record<string, object[]>)) {
       for (const entry of list) for (const k of Object.keys(entry)) expect(known).toContain(k);
@@ -37,7 +43,16 @@ describe('cursor wire', () => {
     const { value } = cursor.wire(before, CMD);
     expect(Object.keys(value)).toEqual(['version', 'extra', 'hooks', 'zlast']);
     const hooks = value.hooks as Record<string, unknown[]>;
-    expect(Object.keys(hooks)).toEqual(['stop', 'beforeShellExecution', 'afterFileEdit', 'preToolUse', 'postToolUse', 'postToolUseFailure']);
+    expect(Object.keys(hooks)).toEqual([
+      'stop',
+      'beforeShellExecution',
+      'afterFileEdit',
+      'preToolUse',
+      'beforeReadFile',
+      'beforeMCPExecution',
+      'postToolUse',
+      'postToolUseFailure',
+    ]);
     expect(hooks.stop).toEqual([theirs]);
     expect(hooks.beforeShellExecution).toEqual([theirs, prompt, { command: CMD, timeout: 10, failClosed: true }]);
     expect(hooks.afterFileEdit).toEqual([theirs]);
@@ -64,12 +79,13 @@ describe('cursor wire', () => {
     const hooks = value.hooks as Record<string, unknown[]>;
     expect(hooks.beforeShellExecution).toEqual([theirs, { command: CMD, timeout: 10, failClosed: true }]);
     expect(hooks.afterShellExecution).toBeUndefined();
-    expect(hooks.beforeMCPExecution).toEqual([theirs]);
+    expect(hooks.beforeMCPExecution).toEqual([{ command: CMD, timeout: 10, failClosed: true }, theirs]);
     expect(changes).toContainEqual({ op: 'replace', event: 'beforeShellExecution', command: CMD, previous: OLD });
+    expect(changes).toContainEqual({ op: 'replace', event: 'beforeMCPExecution', command: CMD, previous: OLD });
     expect(changes).toContainEqual({ op: 'remove', event: 'beforeShellExecution', command: 'buckler --driver cursor' });
     expect(changes).toContainEqual({ op: 'remove', event: 'afterShellExecution', command: OLD });
     const all = JSON.stringify(value);
-    expect(all.split(CMD).length - 1).toBe(4);
+    expect(all.split(CMD).length - 1).toBe(6);
     expect(all).not.toContain('/old/');
   });
 
@@ -86,7 +102,26 @@ describe('cursor unwire', () => {
     const { value, changes } = cursor.unwire(wired);
     expect(value).toEqual({ version: 1, hooks: { stop: [theirs], beforeShellExecution: [theirs] } });
     expect(changes.every((c) => c.op === 'remove')).toBe(true);
-    expect(changes).toHaveLength(4);
+    expect(changes).toHaveLength(6);
+  });
+
+  it('upgrades the shell-only wiring of earlier versions in place, once', () => {
+    const old = {
+      version: 1,
+      hooks: {
+        beforeShellExecution: [{ command: CMD, timeout: 10, failClosed: true }],
+        preToolUse: [theirs, { command: CMD, matcher: 'Shell', timeout: 10, failClosed: true }],
+        postToolUse: [{ command: CMD, matcher: 'Shell', timeout: 10 }],
+        postToolUseFailure: [{ command: CMD, matcher: 'Shell', timeout: 10 }],
+      },
+    };
+    const { value, changes } = cursor.wire(old, CMD);
+    expect(changes.map((c) => `${c.op} ${c.event}`)).toEqual(['replace preToolUse', 'add beforeReadFile', 'add beforeMCPExecution']);
+    expect((value.hooks as Record<string, unknown[]>).preToolUse).toEqual([
+      theirs,
+      { command: CMD, matcher: '^(Shell|Write|Delete|Grep)$', timeout: 10, failClosed: true },
+    ]);
+    expect(cursor.wire(value, CMD).changes).toEqual([]);
   });
 
   it('keeps an empty list it did not empty', () => {
