@@ -18,6 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { load as loadYaml } from 'js-yaml';
+import { analyzeCommandLine } from '../shell/index.ts';
 
 // ---- randomness --------------------------------------------------------------------------------
 
@@ -146,11 +147,38 @@ interface PackYaml {
   rules: Array<{ id: string; tier?: Tier; action: string; trigger: string | string[]; examples?: { match?: string[] } }>;
 }
 
-/** Every `match` example of git or gh of every deny rule before an action in `packsDir`, plus SPEC_TARGETS. */
+/**
+ * Programs a target may run. The sandbox fakes only git and gh: real bash runs everything else
+ * for real, as root on a developer's machine or in CI. A pack example such as `rm -rf ~` or
+ * `echo x > /etc/hosts` must never reach it (one did, and deleted much of /etc).
+ */
+const SAFE_PROGRAMS = new Set(['git', 'gh', 'echo', 'printf', 'true', ':']);
+
+/**
+ * Whether real bash may run `text` in the sandbox: every command it holds is a faked program or
+ * a harmless builtin, nothing is opaque, and there is no redirection (which writes or reads real
+ * files whatever PATH says).
+ */
+export function safeToRun(text: string): boolean {
+  if (/[<>]/.test(text)) return false;
+  let commands: ReturnType<typeof analyzeCommandLine>;
+  try {
+    commands = analyzeCommandLine(text);
+  } catch {
+    return false;
+  }
+  return commands.length > 0 && commands.every((c) => !c.opaque && SAFE_PROGRAMS.has(c.argv[0] ?? ''));
+}
+
+/**
+ * Every `match` example of every deny rule before an action in `packsDir`, plus SPEC_TARGETS,
+ * keeping only those that are safe to run for real (`safeToRun`).
+ */
 export function loadTargets(packsDir: string): Target[] {
   const out: Target[] = [];
   const seen = new Set<string>();
   const add = (text: string, tier: Tier, rule: string): void => {
+    if (!safeToRun(text)) return;
     if (seen.has(`${tier}\0${text}`)) return;
     seen.add(`${tier}\0${text}`);
     out.push({ text, argv: simpleArgv(text), tier, rule });
@@ -160,11 +188,7 @@ export function loadTargets(packsDir: string): Target[] {
     for (const r of pack.rules) {
       const triggers = Array.isArray(r.trigger) ? r.trigger : [r.trigger];
       if (r.action !== 'deny' || !triggers.includes('pre_shell_exec')) continue;
-      for (const ex of r.examples?.match ?? []) {
-        // The sandbox fakes git and gh only: other programs' examples (curl … | sh) are not targets.
-        if (!/(?:^|[\s/'"(;|&])(?:git|gh)\s/.test(ex)) continue;
-        add(ex, r.tier ?? pack.defaults?.tier ?? 'baseline', `${pack.pack}/${r.id}`);
-      }
+      for (const ex of r.examples?.match ?? []) add(ex, r.tier ?? pack.defaults?.tier ?? 'baseline', `${pack.pack}/${r.id}`);
     }
   }
   for (const [text, tier] of SPEC_TARGETS) add(text, tier, 'spec');
