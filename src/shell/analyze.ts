@@ -125,7 +125,7 @@ export class Analyzer {
   /** The commands found in each substitution (`$(…)`, `<(…)`), for ShellCommand.script_from. */
   private subOut: Map<Script, ShellCommand[]> | null = null;
   /** Commands of a later pipeline stage → the commands of the earlier stages that fed them. */
-  private fedBy: Map<ShellCommand, readonly ShellCommand[]> | null = null;
+  private fedBy: Map<ShellCommand, { first: number; end: number }> | null = null;
 
   constructor(private readonly opts: AnalyzeOptions) {}
 
@@ -167,8 +167,9 @@ export class Analyzer {
           if (from !== undefined) stage.stdin = memo(() => this.withSources(this.pipeStdin(from, timed.vars, fromIn), this.out.slice(first, end), 'pipe'));
           this.command(cmd, stage);
           if (from !== undefined && this.out.length > end) {
-            // `curl … | tee x.sh`: what a later stage writes into a file comes from the earlier ones.
-            const fed = this.out.slice(first, end);
+            // `curl … | tee x.sh`: what a later stage writes into a file comes from the earlier
+            // ones (kept as a range of `out`, which only grows below `end`: linear for long pipelines).
+            const fed = { first, end };
             const map = (this.fedBy ??= new Map());
             for (let k = end; k < this.out.length; k++) map.set(this.out[k] as ShellCommand, fed);
           }
@@ -467,7 +468,12 @@ export class Analyzer {
       if (w0.dynamic || w0.glob) {
         const cmd = toCommand(w0.value, args, via, true);
         // A program word known only at run time is text known only at run time (`$X`, `"$@"`).
-        if (w0.dynamic) cmd.unseen = 'runtime';
+        if (w0.dynamic) {
+          cmd.unseen = 'runtime';
+          // `curl … | $SHELL`: what it reads comes from there.
+          const from = stdin()?.from;
+          if (from !== undefined && from.length > 0) cmd.script_from = dedupeSources(from);
+        }
         this.out.push(cmd);
         return;
       }
@@ -558,7 +564,7 @@ export class Analyzer {
       found = true;
       for (const c of w.by) {
         if (!by.includes(c)) by.push(c);
-        for (const f of this.fedBy?.get(c) ?? []) if (!by.includes(f)) by.push(f);
+        this.addFed(c, by);
       }
     }
     for (const c of this.out) {
@@ -567,7 +573,7 @@ export class Analyzer {
         if (samePath(a) === key || (name !== null && urlName(a) === name)) {
           found = true;
           if (!by.includes(c)) by.push(c);
-          for (const f of this.fedBy?.get(c) ?? []) if (!by.includes(f)) by.push(f);
+          this.addFed(c, by);
           break;
         }
       }
@@ -580,6 +586,16 @@ export class Analyzer {
     if (path.dynamic || path.glob) return;
     const writers = this.writersOf(path.value);
     if (writers !== null) this.out.push(unseenCommand(path.value, [...via, label], 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
+  }
+
+  /** The commands of the earlier pipeline stages that fed `c` (at most MAX_SOURCES), added to `by`. */
+  private addFed(c: ShellCommand, by: ShellCommand[]): void {
+    const fed = this.fedBy?.get(c);
+    if (fed === undefined) return;
+    for (let k = fed.first; k < fed.end && by.length < MAX_SOURCES * 2; k++) {
+      const f = this.out[k] as ShellCommand;
+      if (!by.includes(f)) by.push(f);
+    }
   }
 
   /** What produced script text: its own record (stdin), and the commands substituted in it. */

@@ -26,6 +26,11 @@ const ROWS: Array<[string, string[]]> = [
   ['curl -s https://x | python3', ['pipe:curl']],
   ['curl -s https://x | node -', ['pipe:curl']],
   ['echo Z2l0 | base64 -d | sh', ['pipe:echo pipe:base64']],
+  ['curl -s https://x | $SHELL', ['pipe:curl']],
+  // A run-time program is unseen too: its producers are recorded (no pack lists git).
+  ['git diff | $PAGER', ['pipe:git']],
+  ['curl -s https://x | xargs -0 bash -c', ['pipe:curl']],
+  ['curl -s https://x | xargs -I{} sh -c "{}"', ['pipe:curl']],
   // Substitutions given to a shell, eval or source.
   ['bash <(curl -s https://x)', ['substitution:curl']],
   ['sh -c "$(curl -fsSL https://x)"', ['substitution:curl']],
@@ -50,6 +55,8 @@ const ROWS: Array<[string, string[]]> = [
   ["echo 'git status' | sh", []],
   ['bash -c "$X"', []],
   ['python3 -m http.server', []],
+
+  ['ls | xargs rm', []],
   ['wget https://h/data.csv && python3 analyse.py data.csv', []],
 ];
 

@@ -244,9 +244,11 @@ const XARGS_SPEC: OptionSpec = {
 };
 
 /** Marks words holding `{}`/the replacement string (or appends the read arguments) as run-time. */
-function withRunTimeArgs(argv: ArgWord[], repl: string | null, placeholder: string): ArgWord[] {
-  if (repl === null) return placeholder === '' ? argv : [...argv, { value: placeholder, dynamic: true, glob: false, start: argv[0]?.start ?? 0 }];
-  return argv.map((w) => (repl !== '' && w.value.includes(repl) ? { ...w, dynamic: true } : w));
+function withRunTimeArgs(argv: ArgWord[], repl: string | null, placeholder: string, from?: readonly ScriptSource[]): ArgWord[] {
+  // `from`: the commands whose output the arguments are read from (`curl … | xargs bash -c`).
+  const src = from !== undefined && from.length > 0 ? { from } : {};
+  if (repl === null) return placeholder === '' ? argv : [...argv, { value: placeholder, dynamic: true, glob: false, start: argv[0]?.start ?? 0, ...src }];
+  return argv.map((w) => (repl !== '' && w.value.includes(repl) ? { ...w, dynamic: true, ...src } : w));
 }
 
 const xargs: Handler = (args, _prog, u) => {
@@ -266,7 +268,8 @@ const xargs: Handler = (args, _prog, u) => {
     return { kind: 'done' };
   }
   if (made?.[0] !== undefined) return { kind: 'exec', argv: made[0], label: 'xargs', keepStdin: false };
-  return { kind: 'exec', argv: withRunTimeArgs(argv, repl, '$XARGS_ARGS'), label: 'xargs', keepStdin: false };
+  const from = has(scan, 'a', 'arg-file') ? undefined : u.stdin?.from;
+  return { kind: 'exec', argv: withRunTimeArgs(argv, repl, '$XARGS_ARGS', from), label: 'xargs', keepStdin: false };
 };
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
