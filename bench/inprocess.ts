@@ -82,6 +82,63 @@ function script(bytes: number): string {
   }
 }
 
+/** Adversarial inputs of at most 64 KiB (test cases of src/shell/work.test.ts and more). */
+function adversarial(): Record<string, string> {
+  const LIMIT = 64 * 1024 - 64;
+  const fill = (unit: string, prefix = '', suffix = ''): string =>
+    prefix + unit.repeat(Math.floor((LIMIT - prefix.length - suffix.length) / unit.length)) + suffix;
+  const big = 'git status;'.repeat(2700);
+  const sq = (t: string): string => `'${t.replace(/'/g, `'\\''`)}'`;
+  let nested = 'git push -f';
+  for (let i = 0; i < 8; i++) nested = `bash -c ${sq(nested)}`;
+  let retry = 'git push';
+  for (let i = 0; i < 8; i++) retry = `$(( (${retry}) ) )`;
+  return {
+    'echo {1..1000} {1..1000} …': fill(' {1..1000}', 'echo'),
+    'echo {1..1000}; × 4,000': fill('echo {1..1000};'),
+    '{a,b}×9 words, repeated': fill(' {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}', 'echo'),
+    '64 KiB of unmatched {': fill('{', 'echo '),
+    '{{{…,…}}} 30,000 deep': `echo ${'{'.repeat(30_000)},${'}'.repeat(30_000)}`,
+    'x=<30 KB>; echo $x $x …': fill(' $x', `x=${'x'.repeat(30_000)}; echo`),
+    'export x=$x$x × 40': `export x=abcdefgh; ${'export x=$x$x; '.repeat(40)}`,
+    'x=<30 KB>; eval "$x"; eval "$x" …': fill(';eval "$x"', `x='${big}'`),
+    'x=<30 KB>; bash -c "$x" …': fill(';bash -c "$x"', `x='${big}'`),
+    'git -c alias.x="$a" x …': fill(';git -c alias.x="$a" x', `a='!${big}'`),
+    "git -c alias.x='!git status' x × 1,900": fill(" ; git -c alias.x='!git status' x", 'true'),
+    'eval ×7 of 64 KB': `${'eval '.repeat(7)}'${'git status;'.repeat(5900)}'`,
+    'bash -c ×8': nested,
+    '$(( ( … ) ) ) ×8 retried': `echo ${retry}`,
+    'find -exec find -exec …': fill('find . -exec ', '', 'git push ;'),
+    'env env env …': fill('env ', '', 'git push'),
+    'watch watch …': fill('watch ', '', 'git push'),
+    'sudo sudo sudo …': fill('sudo ', '', 'git push'),
+    'a; × 32,000': fill('a;'),
+    'git status × 5,900': 'git status\n'.repeat(5900),
+    'bash <<E with 5,900 git commands': `bash <<E\n${'git status\n'.repeat(5900)}E`,
+    "echo '<64 KB>' | sh": `echo '${'git status;'.repeat(5900)}' | sh`,
+    'echo … | sh | sh | sh …': fill(' | sh', 'echo git push -f'),
+    'cat | cat | … × 10,900': fill(' | cat', 'echo'),
+    '$($($($($($($(a))))))) × 2,800': fill('$($($($($($($(a)))))))', 'echo '),
+    '`a` × 16,000': fill(' `a`', 'echo'),
+    '<(a) × 13,000': fill(' <(a)', 'cat'),
+    'cat <<E × 8,000 on one line': `${fill(' <<E', 'cat', '\n')}E\n`,
+    'here-document of 21,000 $x': `cat <<E\n${'$x '.repeat(21_000)}\nE`,
+    'here-document of 21,000 continuations': `cat <<E\n${'x\\\n'.repeat(21_000)}E\n`,
+    '${x//a/b} × 6,500': fill(' ${x//a/b}', 'echo'),
+    '$((1+1+…))': fill('1+', 'echo $((', '1))'),
+    'case x in a|a|…': fill('a|', 'case x in ', 'b) ;; esac'),
+    'case items × 9,300': fill('a) x;;\n', 'case x in\n', 'esac'),
+    'A=$B × 13,000 assignments': fill('A=$B ', '', 'git status'),
+    'if a; then b; fi × 3,800': fill('if a; then b; fi\n'),
+    '{ { { … } } } × 1,250': fill('{ { { { { { { { { { a; }; }; }; }; }; }; }; }; }; }\n'),
+    "python -c 'os.system(…)' × 1,300": fill(" python -c 'import os; os.system(\"git status\")';"),
+    "perl -e 'system(…)' × 4,500": `perl -e '${'system(\"ls\");'.repeat(4500)}'`,
+    "printf '%s…' <16,000 args> | sh": fill(' a', "printf '%s%s%s%s' ", ' | sh'),
+    '$o $o $o … (an opaque command of 21,000 run-time words)': `$o${' $o'.repeat(21_000)}`,
+    'realistic 64 KB script': script(LIMIT),
+  };
+}
+
 const env = { ...process.env };
 void loadRuntimePolicy(resolvePaths({ env, platform: process.platform, home: env.HOME ?? '/nonexistent' })).then(({ policy }) => run(policy));
 
@@ -135,7 +192,7 @@ function run(policy: CompiledPolicy): void {
     let parseOnly: number | null = null;
     try {
       const t0 = now();
-      analyzeCommandLine(text, { maxBytes: 2 * 1024 * 1024 });
+      analyzeCommandLine(text, { maxBytes: 2 * 1024 * 1024, maxWork: Infinity });
       parseOnly = now() - t0;
     } catch {
       parseOnly = null;
@@ -175,6 +232,31 @@ function run(policy: CompiledPolicy): void {
     }
   }
   results['depth_growth'] = depth;
+
+  // (3c) adversarial inputs up to the 64 KiB limit: each would multiply the work without the
+  // work budget (brace products, a long variable expanded or eval'd again and again, wrapper
+  // chains, tens of thousands of commands); the budget or plain linearity must answer within
+  // 50 ms. Median and max of 7 runs after one warm-up run.
+  const worst: Record<string, unknown>[] = [];
+  for (const [kind, text] of Object.entries(adversarial())) {
+    const inp = input(text);
+    const times: number[] = [];
+    let outcome = '';
+    for (let r = 0; r < 8; r++) {
+      const t0 = now();
+      const out = evaluate(inp, policy);
+      if (r > 0) times.push(now() - t0);
+      outcome = out.error ? `error:${out.error.message.startsWith('command needs too much') ? 'too_complex' : out.error.message.slice(0, 40)}` : out.decision;
+    }
+    const work = { used: 0 };
+    try {
+      analyzeCommandLine(text, { work, maxWork: Infinity });
+    } catch {
+      // too_large / too_deep: the work counter still says how far it got.
+    }
+    worst.push({ kind, bytes: Buffer.byteLength(text), median_ms: median(times), max_ms: Math.max(...times), outcome, work_units_unbounded: work.used });
+  }
+  results['adversarial'] = worst;
 
   process.stdout.write(JSON.stringify(results));
 }

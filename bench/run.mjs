@@ -229,6 +229,8 @@ if (only !== 'process') {
     ip.size_growth.map((s) => [`${s.kb} KB`, fmt(s.median_ms, 3), fmt(s.max_ms, 3), s.outcome, fmt(s.parse_only_ms_unbounded, 3)]));
   table('(3b) Parse + evaluate vs nesting depth (the depth bound answers first)', ['nesting', 'depth', 'bytes', 'median ms', 'max ms', 'decision'],
     ip.depth_growth.map((s) => [s.kind, s.depth, s.bytes, fmt(s.median_ms, 3), fmt(s.max_ms, 3), s.outcome]));
+  table('(3c) Adversarial inputs up to 64 KiB: parse + evaluate (target: every one < 50 ms; too_complex = the work budget answered)', ['input', 'bytes', 'median ms', 'max ms', 'decision', 'work units without the budget'],
+    ip.adversarial.map((s) => [s.kind, s.bytes, fmt(s.median_ms, 2), fmt(s.max_ms, 2), s.outcome, Math.round(s.work_units_unbounded).toLocaleString('en')]));
 }
 const file = path.join(root, 'bench', 'results', 'latest.json');
 fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');

@@ -401,25 +401,12 @@ const inside = (first: readonly string[], then: readonly string[]) => (features:
 /** Compound commands whose body bash may or may not run, as far as the analysis knows. */
 const BODIES = ['text:if', 'text:for', 'text:while', 'text:case', 'text:function', 'text:and-or', 'text:background'];
 
-const WRAPPERS_10 = '#10 program data format ("what runs": ';
-
 /**
  * Miss classes expected on today's main. A miss is put in the first class that matches; a miss in
  * no class fails the in-suite test. Classes with `fixedBy: null` are open defects nobody is
  * fixing: they are reported on every run (and make scripts/fuzz-differential.mjs exit 1).
  */
 export const MISS_CLASSES: MissClass[] = [
-  { name: 'strace', fixedBy: `${WRAPPERS_10}strace)`, example: 'strace -f -o /dev/null git push -f', matches: has('wrap:strace') },
-  { name: 'unbuffer', fixedBy: `${WRAPPERS_10}unbuffer)`, example: 'unbuffer git push -f', matches: has('wrap:unbuffer') },
-  { name: 'caffeinate', fixedBy: `${WRAPPERS_10}caffeinate)`, example: 'caffeinate -i git push -f', matches: has('wrap:caffeinate') },
-  { name: 'ssh', fixedBy: `${WRAPPERS_10}ssh host CMD)`, example: 'ssh host git push -f', matches: has('wrap:ssh', 'text:ssh-text') },
-  { name: 'docker/podman exec', fixedBy: `${WRAPPERS_10}docker|podman exec … CMD)`, example: 'docker exec ctr git push -f', matches: has('wrap:docker-exec') },
-  { name: 'kubectl exec', fixedBy: `${WRAPPERS_10}kubectl exec … -- CMD)`, example: 'kubectl exec pod -- git push -f', matches: has('wrap:kubectl-exec') },
-  { name: 'nsenter', fixedBy: `${WRAPPERS_10}nsenter)`, example: 'nsenter -t 1 -m git push -f', matches: has('wrap:nsenter') },
-  { name: 'parallel', fixedBy: `${WRAPPERS_10}parallel … ::: …)`, example: 'parallel git push ::: -f', matches: has('wrap:parallel', 'text:parallel-text') },
-  { name: 'npx -c', fixedBy: `${WRAPPERS_10}npm exec -c / npx -c)`, example: "npx -c 'git push -f'", matches: has('text:npx-c') },
-  { name: 'env -', fixedBy: '#10 program data format (a lone `-` where it means something: `env -` is `env -i`)', example: 'env - git push -f', matches: has('wrap:env-dash') },
-  { name: 'dashed git programs', fixedBy: '#10 dashed git programs (`…/git-core/git-<cmd>`)', example: '/usr/lib/git-core/git-push -f', ns: true, matches: has('spell:dashed-git') },
   {
     name: 'shell with run-time arguments fed a literal script on stdin',
     fixedBy: '#10 text a shell or eval runs that is known only at run time (guarded words make the line at least ask)',

@@ -14,7 +14,7 @@ import type { CliIO } from './io.ts';
 import { testEnv } from '../test-home.testing.ts';
 
 const POLICY: CompiledPolicy = {
-  policy_format: 1,
+  policy_format: 2,
   tier: 'baseline',
   packs: [],
   rules: [],

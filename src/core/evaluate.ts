@@ -50,7 +50,11 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
   const pre = isPreTrigger(input.trigger);
   if (pre && isBypass(input.env)) return { ...allowOutput(), bypass: true };
 
-  const shellOptions = options.readScript ? { readScript: options.readScript } : {};
+  // One work counter for the line and every git alias analysed after it: the bound is on the total.
+  const work = { used: 0 };
+  const shellOptions = options.readScript
+    ? { readScript: options.readScript, programs: policy.grammars, work }
+    : { programs: policy.grammars, work };
   let commands: ShellCommand[] = [];
   let assignments: ReturnType<typeof analyzeLine>['assignments'] = null;
   let error: PolicyOutput['error'];

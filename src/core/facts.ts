@@ -1,6 +1,7 @@
 /**
- * What rules can see of one simple command: its argv read with the program's grammar, plus the
- * few program-specific facts the rule format names (git push refspecs, gh api method).
+ * What rules can see of one simple command: its argv read with the program's data, plus the
+ * facts the rule format names, computed from words the data gives a role (`refspec`,
+ * `http_method`): the core knows roles, never programs.
  *
  * Everything beyond the program name is computed on first use: most commands of a line (`ls`,
  * `npm`, `grep`) meet no rule that looks past the program, and reading their argv with a
@@ -15,14 +16,15 @@ export interface CommandFacts {
   /** The name rules compare with (see programName); argv[0] as written when opaque. */
   readonly program: string;
   readonly opaque: boolean;
-  /** Whether the program's grammar resolves inline aliases (`git -c alias.x=…`). */
+  /** Whether the program's data resolves inline aliases (`-c alias.x=…`). */
   readonly mayAlias: boolean;
   readonly read: ReadArgs;
   /** Literal argument words: argv[1..] without run-time words. */
   readonly words: ReadonlySet<string>;
   readonly refspecForce: boolean;
   readonly refspecDelete: boolean;
-  readonly ghApiDelete: boolean;
+  /** A word with the `http_method` role is DELETE (any letter case). */
+  readonly methodDelete: boolean;
   /** The producers of the script this command stands for (ShellCommand.script_from), read. */
   readonly scriptFrom: readonly ScriptFromFacts[];
 }
@@ -36,8 +38,8 @@ export interface ScriptFromFacts {
 }
 
 /**
- * The program name rules compare with: lower case, without `.exe` (`GIT` runs git on a
- * case-insensitive file system, `git.exe` on Windows).
+ * The program name rules compare with: lower case, without `.exe` (`GIT` runs the same program
+ * on a case-insensitive file system, `x.exe` on Windows).
  */
 export function programName(word: string): string {
   const lower = word.toLowerCase();
@@ -78,24 +80,22 @@ class Facts implements CommandFacts {
     if (this.wordSet === undefined) {
       const { argv, dynamic } = this.cmd;
       this.wordSet = new Set();
-      for (let i = 1; i < argv.length; i++) if (!dynamic.includes(i)) this.wordSet.add(argv[i]!);
+      // A set, not dynamic.includes per word: linear for an argv of thousands of run-time words.
+      const dyn = dynamic.length > 0 ? new Set(dynamic) : null;
+      for (let i = 1; i < argv.length; i++) if (dyn === null || !dyn.has(i)) this.wordSet.add(argv[i]!);
     }
     return this.wordSet;
   }
 
-  private gitPushRefspecs(): { force: boolean; del: boolean } {
+  /** Words with the `refspec` role: `+src:dst` forces, `:dst` deletes. */
+  private refspecFacts(): { force: boolean; del: boolean } {
     if (this.refspecs === undefined) {
       let force = false;
       let del = false;
-      const read = this.read;
-      if (read.program === 'git' && read.subcommand[0] === 'push') {
-        // Every positional is checked, the repository too: with --repo all of them are
-        // refspecs, and a repository never starts with + or :.
-        for (const p of read.positionals) {
-          if (p.startsWith('+')) force = true;
-          const spec = p.startsWith('+') ? p.slice(1) : p;
-          if (spec.length > 1 && spec.startsWith(':')) del = true;
-        }
+      for (const p of this.read.roles.get('refspec') ?? []) {
+        if (p.startsWith('+')) force = true;
+        const spec = p.startsWith('+') ? p.slice(1) : p;
+        if (spec.length > 1 && spec.startsWith(':')) del = true;
       }
       this.refspecs = { force, del };
     }
@@ -103,11 +103,11 @@ class Facts implements CommandFacts {
   }
 
   get refspecForce(): boolean {
-    return this.gitPushRefspecs().force;
+    return this.refspecFacts().force;
   }
 
   get refspecDelete(): boolean {
-    return this.gitPushRefspecs().del;
+    return this.refspecFacts().del;
   }
 
   get scriptFrom(): readonly ScriptFromFacts[] {
@@ -129,13 +129,8 @@ class Facts implements CommandFacts {
     return this.sources;
   }
 
-  get ghApiDelete(): boolean {
-    const read = this.read;
-    return (
-      read.program === 'gh' &&
-      read.subcommand[0] === 'api' &&
-      (read.values.get('--method') ?? []).some((m) => m.trim().toUpperCase() === 'DELETE')
-    );
+  get methodDelete(): boolean {
+    return (this.read.roles.get('http_method') ?? []).some((m) => m.trim().toUpperCase() === 'DELETE');
   }
 }
 

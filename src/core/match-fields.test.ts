@@ -8,7 +8,7 @@ import { BUILTIN_GRAMMARS } from '../grammars/index.ts';
 import { evaluate } from './evaluate.ts';
 import { globMatch } from './match.ts';
 import { parsePolicyInput } from './input.ts';
-import type { CompiledPolicy, CompiledRule, SegmentMatcher } from './policy.ts';
+import { POLICY_FORMAT, type CompiledPolicy, type CompiledRule, type SegmentMatcher } from './policy.ts';
 
 function rule(id: string, segs: SegmentMatcher[]): CompiledRule {
   return {
@@ -28,7 +28,7 @@ function rule(id: string, segs: SegmentMatcher[]): CompiledRule {
 }
 
 const policy: CompiledPolicy = {
-  policy_format: 1,
+  policy_format: POLICY_FORMAT,
   tier: 'baseline',
   packs: [{ id: 't', source: 'inline', builtin: false, rules: 6 }],
   grammars: { ...BUILTIN_GRAMMARS },

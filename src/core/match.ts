@@ -76,7 +76,7 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.flags_all && !m.flags_all.every((x) => f.read.flags.has(x))) return false;
   if (m.refspec_delete && !f.refspecDelete) return false;
   if (m.refspec_force && !f.refspecForce) return false;
-  if (m.gh_api_delete && !f.ghApiDelete) return false;
+  if (m.method_delete && !f.methodDelete) return false;
   if (m.words_any && !m.words_any.some((w) => f.words.has(w))) return false;
   if (m.words_all && !m.words_all.every((w) => f.words.has(w))) return false;
   if (m.words_any_ignore_case && !anyWordIgnoringCase(m.words_any_ignore_case, f.words)) return false;

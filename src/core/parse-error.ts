@@ -10,6 +10,7 @@ const REMEDY: Record<ShellParseError['code'], string> = {
   unterminated: 'Close every quote, $( … ), backtick and here-document, then run it again.',
   too_deep: 'Write it without nesting bash -c, eval and command substitutions so deeply: run the inner command directly, or split the line into simpler commands.',
   too_large: 'Run a shorter command line: write long file contents with your file-editing tool instead of a here-document, and put a long script into a file that can be reviewed, then run that.',
+  too_complex: 'Write it more simply: spell out large brace expansions, do not expand the same long variable or run the same text through eval or bash -c again and again, or put the script into a file that can be reviewed, then run that.',
 };
 
 export function parseErrorOutput(e: ShellParseError): PolicyOutput {

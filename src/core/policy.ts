@@ -12,7 +12,7 @@ export const TIERS: readonly Tier[] = ['baseline', 'strict'];
 export const BYPASS_VARS = ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL'] as const;
 
 /** Bumped when the compiled shape changes, so caches of an older shape are rebuilt. */
-export const POLICY_FORMAT = 1;
+export const POLICY_FORMAT = 2;
 
 /**
  * One `shell_segments` entry. Every given condition must hold for one simple command. Boolean
@@ -25,15 +25,15 @@ export interface SegmentMatcher {
   subcommand?: string[];
   flags_any?: string[];
   flags_all?: string[];
-  /** git push with a refspec whose source is empty (`:branch`). */
+  /** A word with the `refspec` role has an empty source (`:branch`). */
   refspec_delete?: boolean;
-  /** git push with a refspec that starts with `+`. */
+  /** A word with the `refspec` role starts with `+`. */
   refspec_force?: boolean;
-  /** gh api with HTTP method DELETE (any letter case). */
-  gh_api_delete?: boolean;
+  /** A word with the `http_method` role is DELETE, any letter case (pack key `gh_api_delete`). */
+  method_delete?: boolean;
   /** The program is not statically known (`$CMD commit`, `eval "$x"`). */
   opaque?: boolean;
-  /** A word where the subcommand should be has a run-time part (`git $SUB`). */
+  /** A word where the subcommand should be has a run-time part (`prog $SUB`). */
   subcommand_dynamic?: boolean;
   /** At least one literal argument word (not argv[0], not a run-time word) is one of these. */
   words_any?: string[];
@@ -105,7 +105,7 @@ export interface CompiledPolicy {
   packs: PackInfo[];
   /** In load order: builtin packs by file name, then user packs by file name. */
   rules: CompiledRule[];
-  /** Builtin grammars plus those packs describe (`programs:`). */
+  /** Builtin program data, extended by packs' `programs:`; the shell analysis and the reader use it. */
   grammars: Record<string, ProgramGrammar>;
   /** Names of env variables the rules refer to, plus the bypass variables. */
   env_keys: string[];

@@ -77,9 +77,8 @@ function isPlainWord(w: string): boolean {
  * words (`$GIT`, `$(…)`) keep their source text.
  */
 export function displayCommand(argv: readonly string[], dynamic: readonly number[] = []): string {
-  return shorten(
-    argv.map((w, i) => (isPlainWord(w) || dynamic.includes(i) ? w : `'${w.replaceAll("'", `'\\''`)}'`)).join(' '),
-  );
+  const dyn = dynamic.length > 0 ? new Set(dynamic) : null; // linear for thousands of run-time words
+  return shorten(argv.map((w, i) => (isPlainWord(w) || dyn?.has(i) === true ? w : `'${w.replaceAll("'", `'\\''`)}'`)).join(' '));
 }
 
 export function shorten(text: string): string {

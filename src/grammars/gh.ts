@@ -19,6 +19,7 @@ export const gh: ProgramGrammar = {
   aliases: { cs: 'codespace', ext: 'extension', extensions: 'extension' },
   subcommands: {
     api: {
+      roles: { '--method': 'http_method' },
       value_options: [
         '-X', '--method', '-H', '--header', '-f', '--raw-field', '-F', '--field', '--input', '-q', '--jq',
         '-t', '--template', '--cache', '-p', '--preview', '--hostname',

@@ -29,6 +29,13 @@ const COMMANDS = (
 
 export const git: ProgramGrammar = {
   nested: true,
+  dashed: true,
+  // `git -c NAME=VALUE`: settings whose value git runs through a shell.
+  runs: {
+    shell_settings: {
+      '-c': ['core.sshCommand', 'core.pager', 'core.editor', 'core.askPass', 'core.fsmonitor', 'sequence.editor', 'diff.external', 'gpg.program', 'credential.helper', 'pager.'],
+    },
+  },
   abbreviations: true,
   inline_aliases: {
     option: '-c',
@@ -66,6 +73,9 @@ export const git: ProgramGrammar = {
   ],
   subcommands: {
     push: {
+      // Every operand is read as a refspec, the repository too: with --repo all of them are
+      // refspecs, and a repository never starts with + or :.
+      roles: { operands: 'refspec' },
       value_options: ['-o', '--push-option', '--repo', '--receive-pack', '--exec', '--recurse-submodules'],
       long_options: [
         '--all', '--branches', '--prune', '--mirror', '--dry-run', '--porcelain', '--delete', '--tags',
@@ -105,7 +115,26 @@ export const git: ProgramGrammar = {
       synonyms: { '-q': '--quiet', '-p': '--patch', '-N': '--intent-to-add' },
     },
     merge: { value_options: ['-m', '-F', '--file', '-s', '--strategy', '-X', '--strategy-option', '--into-name'] },
-    rebase: { value_options: ['--onto', '-s', '--strategy', '-X', '--strategy-option', '-x', '--exec', '-C'] },
+    rebase: {
+      value_options: ['--onto', '-s', '--strategy', '-X', '--strategy-option', '-x', '--exec', '-C'],
+      synonyms: { '-x': '--exec' },
+      runs: { shell_options: ['--exec', '-x'] },
+    },
+    submodule: {
+      nested: true,
+      value_options: ['--prefix'],
+      subcommands: {
+        // `git submodule foreach [--recursive] COMMAND…`: the words, joined, are run by a shell.
+        foreach: { options_first: true, runs: { shell_operands: true } },
+      },
+    },
+    bisect: {
+      nested: true,
+      subcommands: {
+        // `git bisect run CMD…`: run through a shell; read as shell text (the safe side).
+        run: { options_first: true, runs: { shell_operands: true } },
+      },
+    },
     add: { value_options: ['--chmod', '--pathspec-from-file'] },
     fetch: {
       value_options: ['--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--upload-pack', '-o', '--server-option', '--negotiation-tip', '--refmap', '--recurse-submodules-default'],

@@ -1,18 +1,122 @@
 /**
- * Program grammars as data: what the argv reader needs to know about a program's command line
- * so that rules can speak of subcommands and options however the command is spelled.
- * Plain JSON-serialisable data: builtin grammars live in this folder, packs may add more
- * (`programs:` in a pack file) and a compiled policy carries them all.
+ * Program knowledge as data: how a program reads its command line (options, subcommands),
+ * what it runs (another command, shell text, interpreter code, a script file) and which files
+ * it touches. One reader (reader.ts) reads every program with it. Plain JSON-serialisable data:
+ * the builtin programs live in programs/, packs may add or extend programs (`programs:` in a
+ * pack file) and a compiled policy carries them all.
  */
+
+/** How a file operand or option value is touched. */
+export type Access = 'read' | 'write' | 'delete' | 'metadata';
+
+/** Which words of a command name files, and how each is touched. */
+export interface FilesSpec {
+  /** Every operand (after `skip` ones) is a file touched so. */
+  operands?: Access;
+  /** Leading operands that are no files (`chmod MODE`, `grep PATTERN`). */
+  skip?: number;
+  /** The first file operand is touched so (`zip OUT.zip …`); `none`: it is no file (`bash -c TEXT`). */
+  first?: Access | 'none';
+  /** The last operand is touched so when there are at least two (`cp A B`, `mv A B`); `none`: no special last. */
+  last?: Access | 'none';
+  /** Option values that are files (`-o FILE`, `--output=FILE`, `-in FILE`). */
+  options?: Record<string, Access>;
+  /** Option values that name a file when they start with `@` (`curl -d @body.json`). */
+  at_options?: Record<string, Access>;
+  /** `NAME=FILE` operands (`dd if=… of=…`). */
+  assignments?: Record<string, Access>;
+  /** Only operands before the first option are files (`find PATH… EXPRESSION`). */
+  leading?: boolean;
+  /** Given this option, these fields replace the ones above (`sed -i`, `find -delete`, `tar -c`). */
+  when?: Record<string, Omit<FilesSpec, 'when'>>;
+}
+
+/** What a program runs. */
+export interface RunsSpec {
+  /** The operands after the options (after `skip` of them, and `NAME=value` words with `assignments`) are a command. */
+  command?: boolean;
+  /** Operands before the command that are no part of it (`timeout DURATION`, `ssh HOST`). */
+  skip?: number;
+  /** `NAME=value` words before the command are assignments (`env`, `sudo`). */
+  assignments?: boolean;
+  /** The operands are a command only when one of these options is given (`runuser -u`). */
+  command_when?: string[];
+  /** Words that end the command (`parallel CMD ::: ARGS`); with no command, the words after them are shell text. */
+  until?: string[];
+  /** A word holding this string is filled in at run time (`find -exec … {}`, `xargs -I {}`). */
+  replace?: string;
+  /** Options whose value is the replacement string instead (`xargs -I %`); `replace` is then the default. */
+  replace_options?: string[];
+  /** Arguments are appended at run time (`xargs CMD`). */
+  appends?: boolean;
+  /**
+   * The arguments come from standard input, split as xargs splits it: when that input is known
+   * (`echo a b | xargs CMD`) the commands made from it can be read. Not with one of these
+   * options (`-0`, `-d`, `-a`, `-E` change the splitting or the source).
+   */
+  stdin_args?: string[];
+  /** The command does not read the program's standard input (`xargs` reads it itself). */
+  no_stdin?: boolean;
+  /** The command when none is given (`xargs` → `echo`). */
+  default_command?: string;
+  /** The operands, joined by blanks, are shell text (`eval`, `watch`, `ssh HOST CMD`). */
+  shell_operands?: boolean;
+  /** With one of these options the operands are a command instead of shell text (`watch -x`). */
+  exec_flags?: string[];
+  /** Options whose value is shell text (`su -c`, `flock -c`, `git rebase --exec`). */
+  shell_options?: string[];
+  /**
+   * Options that set a setting, `NAME=VALUE` (or `NAME VALUE`), where some settings are shell
+   * text the program runs (`git -c core.pager=…`, `ssh -o ProxyCommand=…`): option → setting
+   * names, compared in lower case; a name ending in `.` is a prefix (`pager.`). A leading `!` of
+   * the value is dropped (`credential.helper=!cmd`).
+   */
+  shell_settings?: Record<string, string[]>;
+  /** With one of these flags the first operand is shell text and the rest are its $0, $1, … (`bash -c`). */
+  shell_flags?: string[];
+  /** The first operand is shell text when there are at least this many operands (`trap CMD SIGNAL`). */
+  shell_first?: number;
+  /** Options whose value is code in `language` (`python -c`, `node -e`). */
+  code_options?: string[];
+  /** The language of the code (interpreters.ts reads it): python, node, perl, ruby, php. */
+  language?: string;
+  /** Given no operand, code is read from standard input (`echo … | python`). */
+  stdin_code?: boolean;
+  /** The first operand is a script file the program runs (`bash FILE`, `source FILE`). */
+  script_operand?: boolean;
+  /** Without operands after the script, it keeps the caller's positional parameters (`source FILE`). */
+  keeps_positional?: boolean;
+  /** Given no script operand, or one of `stdin_flags`, the script is read from standard input (shells). */
+  stdin_script?: boolean;
+  stdin_flags?: string[];
+  /** Options that start a command ending at one of the words given (`find -exec … ;`; `{} +`: `+` after `{}`). */
+  exec_options?: Record<string, string[]>;
+  /** Given one of these, nothing runs (`--help`, `sudo -l`); an optional-value option counts only when bare. */
+  no_run?: string[];
+  /**
+   * When the program itself is reported: `always` (default: `find`, `python -c`, `git submodule
+   * foreach`), `idle` (only when it runs nothing: `sudo`, `env`, `bash -c`), `never` (`eval`).
+   */
+  self?: 'always' | 'idle' | 'never';
+}
 
 export interface CommandGrammar {
   /** Options at this level that take a value (`-C`, `--git-dir`, `-o`): the value is not a flag or a word. */
   value_options?: string[];
   /**
-   * Long options known at this level. With `abbreviations` on the program, a unique prefix of one
-   * of these (or of a long value option) stands for it, as git's option parser allows (`--forc`).
+   * Options whose value is always a following word, even inside a bundle, which goes on
+   * (shells: `bash -oe pipefail -c …` sets `-o pipefail` and `-e`).
+   */
+  next_word_values?: string[];
+  /** Options whose value must be attached (`-h[HOST]`, `--preserve-env[=LIST]`, `perl -i[EXT]`). */
+  optional_value?: string[];
+  /**
+   * Long options known at this level (flags). With `abbreviations` on the program, a unique
+   * prefix of one of these (or of a long value option) stands for it (`--forc`, `env --uns`).
    */
   long_options?: string[];
+  /** Known short flags (`-i`, `-v`), for `strict` levels. */
+  flags?: string[];
   /** Another spelling of the same option (`-f` → `--force`); both spellings are recorded. */
   synonyms?: Record<string, string>;
   /** Subcommands that have their own grammar. */
@@ -21,6 +125,30 @@ export interface CommandGrammar {
   aliases?: Record<string, string>;
   /** The first non-option word at this level names a subcommand, even one not listed. */
   nested?: boolean;
+  /** An option not listed here makes the command not understood (what it runs cannot be known). */
+  strict?: boolean;
+  /** Options end at the first operand (POSIX; what follows belongs to the command it runs). */
+  options_first?: boolean;
+  /** With `options_first`: options are still read after this many operands (`flock FILE -c CMD`). */
+  options_after?: number;
+  /** `-5`, `--10` are numeric options (`nice -5`, `head -20`). */
+  numeric?: boolean;
+  /** Options are whole words after one dash (`find -name`, `java -jar`, `terraform -auto-approve`); no bundles. */
+  single_dash_long?: boolean;
+  /** `+o`, `+x` are options too (shells). */
+  plus_options?: boolean;
+  /** A lone `-` is this option (`env -` is `env -i`); `--`: it ends the options (shells). */
+  dash?: string;
+  /** Options whose value is split into words that are read in their place (`env -S`). */
+  split_options?: string[];
+  /** Options after which every word is an operand (`python -m MOD ARGS`). */
+  stop_after?: string[];
+  /** What this command runs. */
+  runs?: RunsSpec;
+  /** Files it touches. */
+  files?: FilesSpec;
+  /** Words given roles that rules can test: `{ operands: refspec }`, `{ --method: http_method }`. */
+  roles?: Record<string, string>;
 }
 
 export interface ProgramGrammar extends CommandGrammar {
@@ -28,7 +156,7 @@ export interface ProgramGrammar extends CommandGrammar {
   inherit_options?: boolean;
   /** `-X=value` gives `value` (pflag); without it, `-X=value` gives `=value` (getopt, git). */
   short_equals?: boolean;
-  /** Unique prefixes of long options are accepted (git's parse-options). */
+  /** Unique prefixes of long options are accepted (git's parse-options, GNU getopt_long). */
   abbreviations?: boolean;
   /**
    * Inline aliases: `git -c alias.NAME=VALUE NAME …`. An alias never shadows one of `commands`
@@ -37,6 +165,10 @@ export interface ProgramGrammar extends CommandGrammar {
   inline_aliases?: InlineAliases;
   /** The program's own top-level commands (used only to decide whether an alias applies). */
   commands?: string[];
+  /** `NAME-CMD` (and `…/NAME-core/NAME-CMD`) is `NAME CMD` (`git-push`). */
+  dashed?: boolean;
+  /** `NAME3`, `NAME3.12` are this program too (`python3.12`). */
+  versioned?: boolean;
 }
 
 /**
@@ -78,9 +210,42 @@ export interface InlineAliases {
 
 export type Grammars = Readonly<Record<string, ProgramGrammar>>;
 
-/** What the argv reader makes of one simple command. */
-export interface ReadArgs {
+/** A word of a command line as the reader needs it. */
+export interface Word {
+  readonly value: string;
+  /** The word has a run-time part (`$x`, `$(…)`). */
+  readonly dynamic: boolean;
+}
+
+/** One thing a command runs, as the reader found it. Words are the command's own (or made from them). */
+export type Run<W extends Word> =
+  /**
+   * Another command, as argv words (`sudo CMD`, `find -exec CMD ;`). `input`: its arguments come
+   * from standard input (xargs): the command as written and the replacement string (null: appended).
+   */
+  | { kind: 'command'; argv: W[]; label: string; stdin: boolean; input?: { argv: W[]; replace: string | null } }
+  /** Shell text (`bash -c TEXT ARG0 ARG1`): `args` are what follows it ($0, $1, …), when known. */
+  | { kind: 'shell'; text: W; label: string; args?: W[] }
+  /** Code in an interpreter's language. */
+  | { kind: 'code'; code: W; language: string; label: string }
+  /** Code read from standard input. */
+  | { kind: 'stdin_code'; language: string }
+  /** A script file the program runs; `args`: its $1, … when known. */
+  | { kind: 'script'; path: W; label: string; args?: W[] }
+  /** A shell script read from standard input; `args`: the operands (`bash -s a b`). */
+  | { kind: 'stdin_script'; args: W[] };
+
+/** A file a command touches. */
+export interface FileUse<W extends Word> {
+  word: W;
+  access: Access;
+}
+
+/** What the reader makes of one command. */
+export interface Reading<W extends Word> {
   program: string;
+  /** The words read (after `env -S` splitting), argv[0] included. */
+  words: W[];
   /** Canonical subcommand path (`['remote', 'remove']` for `git remote rm`). */
   subcommand: string[];
   /** A word where a subcommand was expected has a run-time part (`git $SUB`). */
@@ -92,8 +257,31 @@ export interface ReadArgs {
   flags: Set<string>;
   /** Values given to options (`-X DELETE`, `--method=delete`), by every spelling of the option. */
   values: Map<string, string[]>;
-  /** Non-option words after the subcommand path. */
-  positionals: string[];
+  /** Indices into `words` of the operands (non-option words after the subcommand path). */
+  operands: number[];
   /** Set when the subcommand was an inline shell alias (`git -c 'alias.x=!cmd' x`): the shell text it runs. */
   shell_alias?: string;
+  /** Options not understood: what runs cannot be known. */
+  unknown: string | null;
+  /** What the command runs, in order. */
+  runs: Run<W>[];
+  /** Whether the program itself is reported as a command (see RunsSpec.self). */
+  self: boolean;
+  /** Files the command touches, from the program's `files` data. */
+  files: FileUse<W>[];
+  /** Words with a role (`refspec`, `http_method`), by role. */
+  roles: Map<string, string[]>;
+}
+
+/** The string-only reading rules use (argv from the shell analysis). */
+export interface ReadArgs {
+  program: string;
+  subcommand: string[];
+  subcommand_dynamic: boolean;
+  flags: Set<string>;
+  values: Map<string, string[]>;
+  /** Non-option words after the subcommand path. */
+  positionals: string[];
+  shell_alias?: string;
+  roles: Map<string, string[]>;
 }

@@ -1,11 +1,84 @@
 /**
- * Checks a program grammar given as data (a pack's `programs:` entry). Returns the problems
- * found, each naming the field; an empty list means the value is a valid `ProgramGrammar`.
+ * Checks program data given in a pack's `programs:` entry. Returns the problems found, each
+ * naming the field; an empty list means the value is a valid `ProgramGrammar`.
  */
 import type { ProgramGrammar } from './types.ts';
 
-const LEVEL_KEYS = ['value_options', 'long_options', 'synonyms', 'subcommands', 'aliases', 'nested'];
-const PROGRAM_KEYS = [...LEVEL_KEYS, 'inherit_options', 'short_equals', 'abbreviations', 'inline_aliases', 'commands'];
+type Kind = 'options' | 'strings' | 'map' | 'bool' | 'count' | 'option' | 'runs' | 'files' | 'subcommands' | 'inline' | 'roles';
+
+const LEVEL: Record<string, Kind> = {
+  value_options: 'options',
+  next_word_values: 'options',
+  optional_value: 'options',
+  long_options: 'options',
+  flags: 'options',
+  synonyms: 'map',
+  subcommands: 'subcommands',
+  aliases: 'map',
+  nested: 'bool',
+  strict: 'bool',
+  options_first: 'bool',
+  options_after: 'count',
+  numeric: 'bool',
+  single_dash_long: 'bool',
+  plus_options: 'bool',
+  dash: 'option',
+  split_options: 'options',
+  stop_after: 'options',
+  runs: 'runs',
+  files: 'files',
+  roles: 'roles',
+};
+const PROGRAM: Record<string, Kind> = {
+  ...LEVEL,
+  inherit_options: 'bool',
+  short_equals: 'bool',
+  abbreviations: 'bool',
+  inline_aliases: 'inline',
+  commands: 'strings',
+  dashed: 'bool',
+  versioned: 'bool',
+};
+const RUNS: Record<string, Kind | 'self' | 'terminators' | 'settings' | 'word'> = {
+  command: 'bool',
+  skip: 'count',
+  assignments: 'bool',
+  command_when: 'options',
+  until: 'strings',
+  replace: 'word',
+  replace_options: 'options',
+  appends: 'bool',
+  stdin_args: 'options',
+  keeps_positional: 'bool',
+  no_stdin: 'bool',
+  default_command: 'word',
+  shell_operands: 'bool',
+  exec_flags: 'options',
+  shell_options: 'options',
+  shell_settings: 'settings',
+  shell_flags: 'options',
+  shell_first: 'count',
+  code_options: 'options',
+  language: 'word',
+  stdin_code: 'bool',
+  script_operand: 'bool',
+  stdin_script: 'bool',
+  stdin_flags: 'options',
+  exec_options: 'terminators',
+  no_run: 'options',
+  self: 'self',
+};
+const ACCESS = ['read', 'write', 'delete', 'metadata'];
+const FILES: Record<string, 'access' | 'access_none' | 'count' | 'access_map' | 'bool'> = {
+  operands: 'access',
+  skip: 'count',
+  first: 'access_none',
+  last: 'access_none',
+  options: 'access_map',
+  at_options: 'access_map',
+  assignments: 'access_map',
+  leading: 'bool',
+};
 
 const INLINE_ALIAS_STRINGS = ['option', 'prefix', 'env_option', 'env_key', 'env_value', 'env_parameters', 'config_command', 'dir_option'];
 const INLINE_ALIAS_LISTS = ['config_value_options', 'config_read_only', 'config_rename', 'config_vars', 'include_keys'];
@@ -14,49 +87,110 @@ const INLINE_ALIAS_MAPS = ['option_vars'];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isStringMap = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 64;
+const isOption = (o: string): boolean => /^[-+]/.test(o);
 
-function checkLevel(v: Record<string, unknown>, at: string, keys: readonly string[], out: string[]): void {
-  for (const k of Object.keys(v)) if (!keys.includes(k)) out.push(`${at}: unknown field "${k}"`);
-  for (const k of ['value_options', 'long_options', 'commands']) {
-    if (v[k] === undefined) continue;
-    if (!isStringList(v[k])) out.push(`${at}: "${k}" must be a list of strings`);
-    else if (k !== 'commands') for (const o of v[k]) if (!/^-/.test(o)) out.push(`${at}: "${k}" entry "${o}" must start with -`);
+function checkValue(kind: string, v: unknown, at: string, out: string[]): void {
+  switch (kind) {
+    case 'options':
+      if (!isStringList(v)) out.push(`${at} must be a list of strings`);
+      else for (const o of v) if (!isOption(o)) out.push(`${at} entry "${o}" must start with -`);
+      return;
+    case 'strings':
+      if (!isStringList(v)) out.push(`${at} must be a list of strings`);
+      return;
+    case 'map':
+    case 'roles':
+      if (!isStringMap(v)) out.push(`${at} must map strings to strings`);
+      return;
+    case 'bool':
+      if (typeof v !== 'boolean') out.push(`${at} must be true or false`);
+      return;
+    case 'count':
+      if (!isCount(v)) out.push(`${at} must be a whole number from 0 to 64`);
+      return;
+    case 'option':
+      if (typeof v !== 'string' || !isOption(v)) out.push(`${at} must be an option (starting with -)`);
+      return;
+    case 'word':
+      if (typeof v !== 'string') out.push(`${at} must be a string`);
+      return;
+    case 'self':
+      if (!['always', 'idle', 'never'].includes(v as string)) out.push(`${at} must be one of always, idle, never`);
+      return;
+    case 'settings':
+      if (!isObject(v) || !Object.values(v).every(isStringList)) out.push(`${at} must map options to lists of setting names`);
+      return;
+    case 'terminators':
+      if (!isObject(v) || !Object.values(v).every(isStringList)) out.push(`${at} must map options to lists of terminator words`);
+      return;
+    case 'inline':
+      if (!(isObject(v) && typeof v['option'] === 'string' && typeof v['prefix'] === 'string')) {
+        out.push(`${at} must be { option: string, prefix: string }`);
+        return;
+      }
+      for (const [k, x] of Object.entries(v)) {
+        const field = at.replace(/"inline_aliases"$/, `"inline_aliases.${k}"`);
+        if (INLINE_ALIAS_STRINGS.includes(k)) {
+          if (typeof x !== 'string') out.push(`${field} must be a string`);
+        } else if (INLINE_ALIAS_LISTS.includes(k)) {
+          if (!isStringList(x)) out.push(`${field} must be a list of strings`);
+        } else if (INLINE_ALIAS_MAPS.includes(k)) {
+          if (!isStringMap(x)) out.push(`${field} must map strings to strings`);
+        } else out.push(`${at.replace(/: "inline_aliases"$/, '')}: unknown field "inline_aliases.${k}"`);
+      }
+      return;
+    case 'access':
+      if (!ACCESS.includes(v as string)) out.push(`${at} must be one of ${ACCESS.join(', ')}`);
+      return;
+    case 'access_none':
+      if (![...ACCESS, 'none'].includes(v as string)) out.push(`${at} must be one of ${ACCESS.join(', ')}, none`);
+      return;
+    case 'access_map':
+      if (!isObject(v) || !Object.values(v).every((a) => ACCESS.includes(a as string))) out.push(`${at} must map words to one of ${ACCESS.join(', ')}`);
+      return;
   }
-  for (const k of ['synonyms', 'aliases']) if (v[k] !== undefined && !isStringMap(v[k])) out.push(`${at}: "${k}" must map strings to strings`);
-  for (const k of ['nested', 'inherit_options', 'short_equals', 'abbreviations']) {
-    if (v[k] !== undefined && typeof v[k] !== 'boolean') out.push(`${at}: "${k}" must be true or false`);
+}
+
+function checkMapping(v: unknown, at: string, fields: Record<string, string>, out: string[]): void {
+  if (!isObject(v)) {
+    out.push(`${at}: must be a mapping`);
+    return;
   }
-  const ia = v['inline_aliases'];
-  if (ia !== undefined && !(isObject(ia) && typeof ia['option'] === 'string' && typeof ia['prefix'] === 'string')) {
-    out.push(`${at}: "inline_aliases" must be { option: string, prefix: string }`);
-  } else if (isObject(ia)) {
-    for (const [k, x] of Object.entries(ia)) {
-      if (INLINE_ALIAS_STRINGS.includes(k)) {
-        if (typeof x !== 'string') out.push(`${at}: "inline_aliases.${k}" must be a string`);
-      } else if (INLINE_ALIAS_LISTS.includes(k)) {
-        if (!isStringList(x)) out.push(`${at}: "inline_aliases.${k}" must be a list of strings`);
-      } else if (INLINE_ALIAS_MAPS.includes(k)) {
-        if (!isStringMap(x)) out.push(`${at}: "inline_aliases.${k}" must map strings to strings`);
-      } else out.push(`${at}: unknown field "inline_aliases.${k}"`);
-    }
+  for (const [k, x] of Object.entries(v)) {
+    const kind = fields[k];
+    if (kind === undefined) out.push(`${at}: unknown field "${k}"`);
+    else if (kind === 'runs') checkMapping(x, `${at} runs`, RUNS, out);
+    else if (kind === 'files') checkFiles(x, `${at} files`, out);
+    else if (kind === 'subcommands') checkSubcommands(x, at, out);
+    else checkValue(kind, x, `${at}: "${k}"`, out);
   }
-  const subs = v['subcommands'];
-  if (subs === undefined) return;
+}
+
+function checkFiles(v: unknown, at: string, out: string[]): void {
+  // `when` is checked below, entry by entry.
+  checkMapping(v, at, { ...FILES, when: 'when' }, out);
+  if (!isObject(v) || v['when'] === undefined) return;
+  const when = v['when'];
+  if (!isObject(when)) out.push(`${at}: "when" must map options to file fields`);
+  else for (const [opt, f] of Object.entries(when)) checkMapping(f, `${at} when ${opt}`, FILES, out);
+}
+
+function checkSubcommands(subs: unknown, at: string, out: string[]): void {
   if (!isObject(subs)) {
     out.push(`${at}: "subcommands" must map names to grammars`);
     return;
   }
   for (const [name, sub] of Object.entries(subs)) {
     if (sub === null) continue;
-    if (!isObject(sub)) out.push(`${at} ${name}: must be a mapping`);
-    else checkLevel(sub, `${at} ${name}`, LEVEL_KEYS, out);
+    checkMapping(sub, `${at} ${name}`, LEVEL, out);
   }
 }
 
 export function grammarProblems(raw: unknown, program: string): string[] {
   const out: string[] = [];
   if (!isObject(raw)) return [`program "${program}": must be a mapping`];
-  checkLevel(raw, `program "${program}"`, PROGRAM_KEYS, out);
+  checkMapping(raw, `program "${program}"`, PROGRAM, out);
   return out;
 }
 

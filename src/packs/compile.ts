@@ -5,7 +5,7 @@
  * (dropping a deny rule because of a wrong example would open what it guards).
  */
 import { BYPASS_VARS, POLICY_FORMAT, type CompiledPolicy, type CompiledRule, type GuardedWords, type PackInfo, type Tier } from '../core/policy.ts';
-import { BUILTIN_GRAMMARS } from '../grammars/index.ts';
+import { BUILTIN_GRAMMARS, mergeGrammar } from '../grammars/index.ts';
 import type { ProgramGrammar } from '../grammars/types.ts';
 import { runExamples } from './examples.ts';
 import { lineFor, type LineMap, type Problem } from './problems.ts';
@@ -46,8 +46,11 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
     if (header.usable) {
       const { programs, problems: p } = readPrograms(src.doc, ctx);
       problems.push(...p);
-      Object.assign(allGrammars, programs);
-      if (enabled) Object.assign(grammars, programs);
+      // A pack's program data extends what is there (builtin or an earlier pack's).
+      for (const [name, g] of Object.entries(programs)) {
+        allGrammars[name] = mergeGrammar(allGrammars[name], g);
+        if (enabled) grammars[name] = mergeGrammar(grammars[name], g);
+      }
     }
     return { src, ctx, header, enabled };
   });

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PolicyInput } from '../core/contract.ts';
 import { evaluate } from '../core/evaluate.ts';
 import { resolvePaths } from '../paths.ts';
+import { BUILTIN_GRAMMARS } from '../grammars/index.ts';
 import { formatProblem } from './problems.ts';
 import { loadPolicyReport, loadRuntimePolicy, type RuntimeOptions } from './runtime.ts';
 
@@ -430,7 +431,7 @@ rules:
     write(path.join(rulesDir, 'k.yaml'), 'programs:\n  kubectl:\n    value_options: -n\nrules: []\n');
     const r = await load();
     expect(r.problems.map((p) => [p.line, p.message])).toEqual([[2, 'program "kubectl": "value_options" must be a list of strings']]);
-    expect(r.policy.grammars['kubectl']).toBeUndefined();
+    expect(r.policy.grammars['kubectl']).toEqual(BUILTIN_GRAMMARS['kubectl']);
   });
 
   it('subcommand aliases in rules are canonical: "remote rm" means "remote remove"', async () => {

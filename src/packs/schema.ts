@@ -39,10 +39,12 @@ type Path = (string | number)[];
 
 const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs', 'guarded_words'];
 const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
-const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'gh_api_delete', 'opaque', 'subcommand_dynamic'] as const;
+const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'opaque', 'subcommand_dynamic'] as const;
+/** Pack keys that are another name of a compiled condition (pack format "1" spelled it so). */
+const SEGMENT_SYNONYMS: Record<string, (typeof SEGMENT_BOOLEANS)[number]> = { gh_api_delete: 'method_delete' };
 const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case',
-  'positionals_min', 'positionals_any', 'script_from', ...SEGMENT_BOOLEANS,
+  'positionals_min', 'positionals_any', 'script_from', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS),
 ];
 const SCRIPT_FROM_KEYS = ['programs', 'flags_any', 'how'];
 const SCRIPT_HOW = ['pipe', 'substitution', 'file'] as const;
@@ -356,11 +358,11 @@ function readSegment(v: unknown, path: Path, grammars: Grammars): SegmentMatcher
   }
   const from = v['script_from'];
   if (from !== undefined && from !== null) m.script_from = readScriptFrom(from, [...path, 'script_from']);
-  for (const k of SEGMENT_BOOLEANS) {
+  for (const k of [...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)]) {
     const x = v[k];
     if (x === undefined || x === null) continue;
     if (typeof x !== 'boolean') throw new RuleProblem(`"${k}" must be true or false`, [...path, k]);
-    if (x) m[k] = true;
+    if (x) m[SEGMENT_SYNONYMS[k] ?? (k as (typeof SEGMENT_BOOLEANS)[number])] = true;
   }
   return m;
 }

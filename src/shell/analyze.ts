@@ -1,14 +1,30 @@
 /**
  * Walks the syntax tree and reports every simple command that could run: commands nested in
- * expansions, compound bodies and function bodies included, with wrappers unwrapped
- * (wrappers.ts) and nested scripts (`bash -c`, `eval`, here-documents fed to a shell, script
- * files when a reader is given) analysed recursively within the depth bound.
+ * expansions, compound bodies and function bodies included, with what programs run read from
+ * their data by the one reader (src/grammars: `sudo CMD`, `bash -c TEXT`, `find -exec`,
+ * `python -c CODE`, …) and nested scripts (`bash -c`, `eval`, here-documents fed to a shell,
+ * script files when a reader is given) analysed recursively within the depth bound.
  */
+import { dashedCommand, mayRun, programData, readWords, type Grammars, type Run } from '../grammars/index.ts';
 import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
+import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { Parser } from './parser.ts';
 import { type ScriptSource, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
-import { type Stdin, type UnwrapContext, handlerFor } from './wrappers.ts';
-import { type ArgWord, Vars, assignValue, expandWord, expandWordInto, wordText } from './word-value.ts';
+import { type ArgWord, Vars, assignValue, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
+import { COMMAND_COST, PARSE_COST, type ShellWork, WORD_COST, WorkBudget } from './work.ts';
+import { xargsCommands, xargsItems } from './xargs-input.ts';
+
+/** What a shell would read as its script on standard input. */
+export type Stdin = (
+  | { kind: 'text'; text: string; dynamic: boolean; label: string }
+  | { kind: 'file'; path: ArgWord; label: string }
+  | { kind: 'unknown'; label: string }
+) & {
+  /** The commands whose output it is, when known (ShellCommand.script_from). */
+  from?: readonly ScriptSource[];
+};
+
+const LANGUAGES: ReadonlySet<string> = new Set<InlineLanguage>(['python', 'node', 'perl', 'ruby', 'php']);
 
 export interface AnalyzeOptions extends ShellLimits {
   /** Structural nesting (compound commands, expansions) accepted. */
@@ -17,6 +33,11 @@ export interface AnalyzeOptions extends ShellLimits {
   maxScripts: number;
   /** Returns a local script's text, or null (missing, not a regular file, too large). */
   readScript?: ((path: string) => string | null) | undefined;
+  /** What programs run and how they read their command line (builtin data plus packs'). */
+  programs: Grammars;
+  /** Units of work allowed (work.ts), counted in `work`, which the caller may share. */
+  maxWork: number;
+  work: ShellWork;
 }
 
 interface Ctx {
@@ -127,14 +148,42 @@ export class Analyzer {
   /** Commands of a later pipeline stage → the commands of the earlier stages that fed them. */
   private fedBy: Map<ShellCommand, { first: number; end: number }> | null = null;
 
-  constructor(private readonly opts: AnalyzeOptions) {}
+  private readonly work: WorkBudget;
+
+  constructor(private readonly opts: AnalyzeOptions) {
+    this.work = new WorkBudget(opts.work, opts.maxWork);
+  }
+
+  /** Reports a command; each one costs work (the caller judges every command reported). */
+  report(cmd: ShellCommand): void {
+    this.work.charge(COMMAND_COST + cmd.argv.length, 'the commands found', 0);
+    this.out.push(cmd);
+  }
+
+  /** expandWordInto, charging every word and character it makes (brace and variable expansion). */
+  private expand(w: Word, vars: Vars, out: ArgWord[], braces = true): void {
+    const from = out.length;
+    expandWordInto(w, vars, out, braces);
+    // Words made by brace expansion cost twice: each was copied atom by atom (measured).
+    const per = out.length - from > 1 ? 2 * WORD_COST : WORD_COST;
+    let units = 0;
+    for (let i = from; i < out.length; i++) units += (out[i] as ArgWord).value.length + per;
+    this.work.charge(units, 'expanding words', w.start);
+  }
+
+  /** assignValue, charging the value it builds (`B=$A` copies). */
+  private chargedAssign(w: Word, vars: Vars): { value: string; dynamic: boolean } {
+    const v = assignValue(w, vars);
+    this.work.charge(v.value.length + WORD_COST, 'expanding words', w.start);
+    return v;
+  }
 
   /** Parses `text` (nested at `depth`) and reports its commands. */
   analyzeText(text: string, base: number, depth: number, via: readonly string[], vars: Vars, stdin: Stdin | null): void {
     if (depth > this.opts.maxDepth) {
       throw new ShellParseError('too_deep', `scripts nested deeper than ${this.opts.maxDepth} levels`, base);
     }
-    const budget = { maxDepth: this.opts.maxDepth, maxNesting: this.opts.maxNesting, nesting: 0 };
+    const budget = { maxDepth: this.opts.maxDepth, maxNesting: this.opts.maxNesting, nesting: 0, work: this.work };
     const script = Parser.parse(text, base, budget, depth);
     this.script(script, mkCtx(via, depth, vars, false, stdin === null ? NO_STDIN : () => stdin));
   }
@@ -242,26 +291,26 @@ export class Analyzer {
 
     for (const a of cmd.assigns) {
       if (a.index !== null || a.value === null) continue;
-      const v = assignValue(a.value, ctx.vars);
+      const v = this.chargedAssign(a.value, ctx.vars);
       this.assigned(a.name, v.dynamic ? null : v.value);
     }
     if (cmd.words.length === 0) {
       for (const a of cmd.assigns) {
         // `B=$A` copies a known value: no field splitting in an assignment.
-        const v = a.value === null || a.index !== null ? null : assignValue(a.value, ctx.vars);
+        const v = a.value === null || a.index !== null ? null : this.chargedAssign(a.value, ctx.vars);
         const known = v !== null && !v.dynamic && !ctx.cond ? v.value : null;
         ctx.vars.set(a.name, known);
       }
       return;
     }
     const args: ArgWord[] = [];
-    for (const w of cmd.words) expandWordInto(w, ctx.vars, args);
+    for (const w of cmd.words) this.expand(w, ctx.vars, args);
     let run = ctx;
     if (cmd.assigns.length > 0) {
       // `X=v cmd`: X is exported to cmd (a nested shell sees it) and to `eval`; not to this line.
       const v = ctx.vars.child();
       for (const a of cmd.assigns) {
-        const val = a.value === null || a.index !== null ? null : assignValue(a.value, ctx.vars);
+        const val = a.value === null || a.index !== null ? null : this.chargedAssign(a.value, ctx.vars);
         v.set(a.name, val !== null && !val.dynamic ? val.value : null);
       }
       run = mkCtx(ctx.via, ctx.depth, v, ctx.cond, ctx.stdin);
@@ -295,7 +344,7 @@ export class Analyzer {
       for (let i = 1; i < words.length; i++) {
         const word = words[i] as Word;
         // Declaration builtins take `NAME=value` as an assignment (no field splitting): `export B=$A`.
-        const w = assignValue(word, ctx.vars);
+        const w = this.chargedAssign(word, ctx.vars);
         const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=)([\s\S]*)$/.exec(w.value);
         if (m?.[1] === undefined) continue;
         const known = !w.dynamic && !ctx.cond && m[2] === '=' && !(m[3] ?? '').startsWith('(') && !hasBrace(word);
@@ -337,12 +386,14 @@ export class Analyzer {
         stdin = { kind: 'text', text: body.value, dynamic: body.dynamic, label: '% <<' };
         if (body.dynamic && r.heredoc.body !== null) stdin = this.withSources(stdin, this.wordProducers(r.heredoc.body), 'substitution');
       } else if (r.op === '<<<' && r.target !== null) {
-        const ws = expandWord(r.target, vars, false);
+        const ws: ArgWord[] = [];
+        this.expand(r.target, vars, ws, false);
         const text = ws.map((w) => w.value).join(' ') + '\n';
         stdin = { kind: 'text', text, dynamic: ws.some((w) => w.dynamic), label: '% <<<' };
         if (stdin.dynamic) stdin = this.withSources(stdin, this.wordProducers(r.target), 'substitution');
       } else if (r.op === '<' && r.target !== null) {
-        const ws = expandWord(r.target, vars, false);
+        const ws: ArgWord[] = [];
+        this.expand(r.target, vars, ws, false);
         const path = ws[0];
         if (ws.length === 1 && path?.procSub !== undefined) {
           // `sh < <(echo …)`: the process substitution's output.
@@ -412,8 +463,10 @@ export class Analyzer {
       return this.scriptOutput(body, c.kind === 'subshell' ? vars.child() : vars, level);
     }
     if (c.words.length === 0) return { text: '', dynamic: false };
-    const args: ArgWord[] = [];
-    for (const w of c.words) expandWordInto(w, vars, args);
+    const words: ArgWord[] = [];
+    for (const w of c.words) this.expand(w, vars, words);
+    // Through wrappers: `timeout 5 echo 'git push' | sh` pipes what echo prints.
+    const args = this.innermost(words);
     const prog = args[0] !== undefined && !args[0].dynamic ? basename(args[0].value) : '';
     const dynamic = args.some((a) => a.dynamic);
     if (prog === 'echo') {
@@ -455,16 +508,37 @@ export class Analyzer {
     return null;
   }
 
+  /** The command a chain of wrappers runs (`nice timeout 5 echo x` → `echo x`), read with the program data. */
+  private innermost(argsIn: ArgWord[]): ArgWord[] {
+    let args = argsIn;
+    for (let guard = 0; guard < 16; guard++) {
+      const w0 = args[0];
+      if (w0 === undefined || w0.dynamic || w0.glob) return args;
+      const prog = basename(w0.value);
+      const data = programData(prog, this.opts.programs);
+      if (data === undefined || !mayRun(data.grammar, args)) return args;
+      const r = readWords(args, data.grammar, prog, 'runs');
+      const only = r.unknown === null && r.runs.length === 1 && !r.self ? r.runs[0] : undefined;
+      if (only?.kind !== 'command') return args;
+      args = only.argv;
+    }
+    return args;
+  }
+
   // ---- unwrapping ---------------------------------------------------------------------------
 
-  /** @internal (Unwrapping) */
+  /** Reports the command `argsIn` and what it runs, read with its program's data. */
   unwrap(argsIn: ArgWord[], viaIn: readonly string[], stdinIn: StdinThunk, ctx: Ctx): void {
     let args = argsIn;
     let via = viaIn;
     let stdin = stdinIn;
+    const programs = this.opts.programs;
+    // A chain of wrappers (`sudo nice env CMD`) is followed in this loop, not by recursion.
     for (let guard = 0; guard < 64; guard++) {
       const w0 = args[0];
       if (w0 === undefined) return;
+      // Each step hands the rest of the words on (handlers scan them): `find -exec find -exec …`.
+      this.work.charge(args.length + 1, 'unwrapping wrappers', w0.start);
       if (w0.dynamic || w0.glob) {
         const cmd = toCommand(w0.value, args, via, true);
         // A program word known only at run time is text known only at run time (`$X`, `"$@"`).
@@ -474,40 +548,150 @@ export class Analyzer {
           const from = stdin()?.from;
           if (from !== undefined && from.length > 0) cmd.script_from = dedupeSources(from);
         }
-        this.out.push(cmd);
+        this.report(cmd);
         return;
       }
-      const prog = basename(w0.value);
-      const handler = handlerFor(prog);
-      if (handler === undefined) {
-        this.out.push(toCommand(prog, args, via, false));
+      let prog = basename(w0.value);
+      let data = programData(prog, programs);
+      if (data === undefined) {
+        // `git-push`, `…/git-core/git-push`: `git push`.
+        const dashed = dashedCommand(prog, programs);
+        if (dashed !== undefined) {
+          prog = dashed[0];
+          args = [{ ...w0, value: dashed[0] }, { value: dashed[1], dynamic: false, glob: false, start: w0.start }, ...args.slice(1)];
+          data = programData(prog, programs);
+        }
+      }
+      if (data === undefined || !mayRun(data.grammar, args)) {
+        this.report(toCommand(prog, args, via, false));
         if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx, args.slice(1));
         return;
       }
-      const step = handler(args, prog, this.context(via, stdin, ctx));
-      if (step.kind === 'exec') {
-        via = [...via, step.label];
-        args = step.argv;
-        if (!step.keepStdin) stdin = NO_STDIN;
+      const r = readWords(args, data.grammar, prog, 'runs');
+      if (r.unknown !== null) {
+        this.report(toCommand(prog, args, via, true));
+        return;
+      }
+      const only = r.runs.length === 1 && !r.self ? r.runs[0] : undefined;
+      if (only?.kind === 'command' && only.input !== undefined) {
+        // Input known on the line (`echo … | xargs …`): the commands it makes (xargs-input.ts).
+        const items = xargsItems(stdin(), only.input.replace !== null);
+        const made = items === null ? null : xargsCommands(only.input.argv, only.input.replace, items);
+        if (made !== null && only.input.replace !== null) {
+          for (const m of made) this.unwrap(m, [...via, only.label], NO_STDIN, ctx);
+          return;
+        }
+        if (made?.[0] !== undefined) {
+          via = [...via, only.label];
+          args = made[0];
+          stdin = NO_STDIN;
+          continue;
+        }
+      }
+      if (only?.kind === 'command') {
+        via = [...via, only.label];
+        // `curl … | xargs bash -c`: run-time arguments the runner makes up (`$XARGS_ARGS`, `{}`)
+        // are read from its standard input, the producers' output.
+        const from = only.stdin ? undefined : stdin()?.from;
+        if (from !== undefined && from.length > 0) {
+          const before = new Set(args.filter((w) => w.dynamic).map((w) => w.value));
+          args = only.argv.map((w) => (w.dynamic && !before.has(w.value) ? { ...w, from } : w));
+        } else args = only.argv;
+        if (!only.stdin) stdin = NO_STDIN;
         continue;
       }
-      // Handlers never modify `args`: the command is built only when it is reported.
-      if (step.kind === 'self') this.out.push(toCommand(prog, args, via, false));
-      else if (step.kind === 'opaque') this.out.push(toCommand(prog, args, via, true));
+      for (const run of r.runs) this.run(run, prog, via, stdin, ctx);
+      // An interpreter running a program file written or fetched earlier on the line
+      // (`curl -o t.py … && python3 t.py`): unseen, with the commands that named it.
+      if (data.grammar.runs?.stdin_code === true && r.runs.length === 0 && r.operands[0] !== undefined) {
+        const file = args[r.operands[0] as number];
+        if (file !== undefined) this.programFile(file, `${prog} ${file.value}`, via);
+      }
+      if (r.self) this.report(toCommand(prog, args, via, false));
       return;
     }
-    this.out.push(toCommand(args[0]?.value ?? '', args, via, true));
+    this.report(toCommand(args[0]?.value ?? '', args, via, true));
   }
 
-  private context(via: readonly string[], stdin: StdinThunk, ctx: Ctx): UnwrapContext {
-    return new Unwrapping(this, via, stdin, ctx);
+  /** One thing a command runs (the reader's `runs`). */
+  private run(run: Run<ArgWord>, prog: string, via: readonly string[], stdin: StdinThunk, ctx: Ctx): void {
+    switch (run.kind) {
+      case 'command':
+        this.unwrap(run.argv, [...via, run.label], run.stdin ? stdin : NO_STDIN, ctx);
+        return;
+      case 'shell':
+        // The words after the text are its $0, $1, … (`bash -c TEXT _ a`); its commands read the
+        // program's standard input (`npx -c sh <<EOF … EOF`).
+        this.nestedScript(run.text, run.label, via, ctx, run.args, stdin());
+        return;
+      case 'script':
+        this.file(run.path, run.label, false, via, ctx, run.args);
+        return;
+      case 'stdin_script':
+        // `bash -s a b`: $0 is the shell's name, then the operands.
+        this.stdinScript(prog, via, stdin(), ctx, run.args.length > 0 ? [literalArg(prog, run.args[0]?.start), ...run.args] : undefined);
+        return;
+      case 'code':
+        this.inlineCode(run.code.value, run.code.dynamic, run.language, run.label, via, ctx, run.code.start);
+        return;
+      case 'stdin_code': {
+        // The program is read from standard input (`… | python3`, `node < x.js`).
+        const s = stdin();
+        if (s === null) return;
+        const label = s.label.replace('%', prog);
+        if (s.kind === 'text') this.inlineCode(s.text, s.dynamic, run.language, label, via, ctx, 0, s.from ?? []);
+        else if (s.kind === 'file') this.programFile(s.from ? { ...s.path, from: s.from } : s.path, label, via);
+        else this.report(unseenStdin(prog, [...via, label], s.from));
+        return;
+      }
+    }
+  }
+
+  /** A shell reading its script from standard input (`positional`: its `$0 $1 …`). */
+  private stdinScript(prog: string, via: readonly string[], s: Stdin | null, ctx: Ctx, positional?: readonly ArgWord[]): void {
+    if (s === null) return;
+    const label = s.label.replace('%', prog);
+    const from = s.from;
+    if (s.kind === 'text') this.nestedScript({ value: s.text, dynamic: s.dynamic, glob: false, start: 0, ...(from && { from }) }, label, via, ctx, positional);
+    else if (s.kind === 'file') this.file(from ? { ...s.path, from } : s.path, label, false, via, ctx, positional?.slice(1));
+    else this.report(unseenStdin(prog, [...via, label], from));
+  }
+
+  /** Code given to an interpreter: the commands it plainly runs (interpreters.ts). */
+  private inlineCode(
+    code: string,
+    dynamic: boolean,
+    language: string,
+    label: string,
+    via: readonly string[],
+    ctx: Ctx,
+    start: number,
+    /** Given when the code is a program read from standard input: who produced it. */
+    from?: readonly ScriptSource[],
+  ): void {
+    const nestedVia = [...via, label];
+    if (dynamic || !LANGUAGES.has(language)) {
+      const cmd: ShellCommand = { argv: [code], dynamic: [0], opaque: true, via: nestedVia };
+      if (from !== undefined && dynamic) {
+        cmd.unseen = 'runtime';
+        if (from.length > 0) cmd.script_from = dedupeSources(from);
+      }
+      this.report(cmd);
+      return;
+    }
+    for (const call of scanInlineCode(code, language as InlineLanguage)) {
+      if (call.kind === 'shell') this.nestedScript(literalArg(call.text, start), label, via, ctx);
+      else if (call.kind === 'argv') this.unwrap(call.argv.map((a) => literalArg(a, start)), nestedVia, NO_STDIN, ctx);
+      else this.report({ argv: [call.text], dynamic: [0], opaque: true, via: nestedVia });
+    }
   }
 
   /**
-   * @internal (Unwrapping) Script text a shell, `eval` or `source` runs. `positional`: the
-   * words after it (`bash -c TEXT $0 $1 …`); undefined: not known.
+   * Script text a shell, `eval` or `source` runs. `positional`: the words after it
+   * (`bash -c TEXT $0 $1 …`); undefined: not known. `stdin`: what its commands read (the
+   * running program's own standard input: `npx -c sh <<EOF … EOF`).
    */
-  nestedScript(textIn: ArgWord, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[]): void {
+  nestedScript(textIn: ArgWord, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[], stdin: Stdin | null = null): void {
     let text = textIn;
     if (text.cmdSub !== undefined) {
       // `eval "$(printf …)"`, `bash -c "$(echo …)"`: the substitution's output, when literal.
@@ -521,7 +705,7 @@ export class Analyzer {
     }
     const vars = label === 'eval' ? ctx.vars : ctx.vars.env(positional === undefined ? null : positionalOf(positional));
     if (!text.dynamic) {
-      this.analyzeText(text.value, text.start, depth, nestedVia, vars, null);
+      this.analyzeText(text.value, text.start, depth, nestedVia, vars, stdin);
       return;
     }
     // Run-time script text: what runs cannot be known; report it, with the arguments handed to
@@ -534,12 +718,12 @@ export class Analyzer {
       whole.argv.push(w.value);
       if (w.dynamic) whole.dynamic.push(whole.argv.length - 1);
     });
-    this.out.push(whole);
+    this.report(whole);
     const mark = this.out.length;
     try {
       this.analyzeText(text.value, text.start, depth, nestedVia, vars, null);
     } catch (e) {
-      if (!(e instanceof ShellParseError) || e.code === 'too_deep' || e.code === 'too_large') throw e;
+      if (!(e instanceof ShellParseError) || e.code === 'too_deep' || e.code === 'too_large' || e.code === 'too_complex') throw e;
       this.out.length = mark;
     }
     // `eval "$x"` shows `$x` again: keep one.
@@ -585,7 +769,7 @@ export class Analyzer {
   programFile(path: ArgWord, label: string, via: readonly string[]): void {
     if (path.dynamic || path.glob) return;
     const writers = this.writersOf(path.value);
-    if (writers !== null) this.out.push(unseenCommand(path.value, [...via, label], 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
+    if (writers !== null) this.report(unseenCommand(path.value, [...via, label], 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
   }
 
   /** The commands of the earlier pipeline stages that fed `c` (at most MAX_SOURCES), added to `by`. */
@@ -620,7 +804,7 @@ export class Analyzer {
   }
 
   /**
-   * @internal (Unwrapping) A script file a shell runs (`bash FILE`, `source FILE`, `./x.sh` with
+   * A script file a shell runs (`bash FILE`, `source FILE`, `./x.sh` with
    * `requireShebang`). One that cannot be read is an opaque command marked `unseen`.
    */
   file(path: ArgWord, label: string, requireShebang: boolean, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[]): void {
@@ -630,7 +814,7 @@ export class Analyzer {
       const out = this.scriptOutput(path.procSub, ctx.vars, 0);
       const from = sourcesOf(this.subOut?.get(path.procSub) ?? [], 'substitution');
       if (out !== null && 'file' in out) this.file(out.file, label, false, via, ctx, positional);
-      else if (out === null) this.out.push(unseenCommand(path.value, nestedVia, 'runtime', from));
+      else if (out === null) this.report(unseenCommand(path.value, nestedVia, 'runtime', from));
       else {
         const text: ArgWord = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start, from };
         this.nestedScript(text, label, via, ctx, positional === undefined ? undefined : [path, ...positional]);
@@ -640,30 +824,35 @@ export class Analyzer {
     const read = this.opts.readScript;
     if (path.dynamic || path.glob) {
       // `bash "$f"`: a script known only at run time (a program named so is already opaque).
-      if (!requireShebang && read !== undefined) this.out.push(unseenCommand(path.value, nestedVia, 'runtime'));
+      if (!requireShebang && read !== undefined) this.report(unseenCommand(path.value, nestedVia, 'runtime'));
       return;
     }
     // Written earlier on this line (`echo … > x.sh; bash x.sh`), or named by an earlier command
     // (`curl -o x.sh`, `cp a x.sh`, `wget URL/x.sh`): what runs may not be what is on disk now.
     const writers = this.writersOf(path.value);
     const rewritten = writers !== null;
-    if (writers !== null) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
+    if (writers !== null) this.report(unseenCommand(path.value, nestedVia, 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
     if (read === undefined) return;
     if (this.scriptsRead >= this.opts.maxScripts) {
-      if (!rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+      if (!rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
       return;
     }
     this.scriptsRead++;
     const text = read(path.value);
     if (text === null) {
       // Missing, too large, a FIFO or device. Run directly, a missing file runs nothing.
-      if (!requireShebang && !rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+      if (!requireShebang && !rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
       return;
     }
     // Run directly: a shell shebang, or no `#!` at all (bash runs a non-binary file as a script).
     if (requireShebang && !(SHEBANG_SHELL.test(text) || (!text.startsWith('#!') && !looksBinary(text)))) return;
-    if (utf8Length(text) > this.opts.maxBytes) {
-      if (!rewritten) this.out.push(unseenCommand(path.value, nestedVia, 'unreadable'));
+    // A script may use at most half the work left; past that (or over the size limit) it cannot
+    // be analysed, like a script that cannot be read. Each later script gets half of what then
+    // remains, so all of them together stay within the budget.
+    const outer = this.work.max;
+    const share = Math.floor(this.work.left / 2);
+    if (PARSE_COST * text.length >= share || utf8Length(text) > this.opts.maxBytes) {
+      if (!rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
       return;
     }
     const depth = ctx.depth + 1;
@@ -671,56 +860,30 @@ export class Analyzer {
       throw new ShellParseError('too_deep', `scripts nested deeper than ${this.opts.maxDepth} levels`, path.start);
     }
     const mark = this.out.length;
+    this.work.max = this.work.counter.used + share;
+    let failed: ShellParseError | null = null;
     try {
       const pos = positional === undefined ? null : positionalOf([path, ...positional]);
       this.analyzeText(text, 0, depth, nestedVia, ctx.vars.env(pos), null);
     } catch (e) {
       if (!(e instanceof ShellParseError)) throw e;
-      if (e.code === 'too_deep' || e.code === 'too_large') {
-        throw new ShellParseError(e.code, `${path.value}: ${e.message}`, path.start);
-      }
-      // bash runs a script up to its syntax error; what runs there cannot be listed reliably.
-      this.out.length = mark;
-      this.out.push({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
+      failed = e;
+    } finally {
+      this.work.max = outer;
     }
-  }
-}
-
-/**
- * What a wrapper handler sees. A class rather than an object literal with a getter and four
- * closures: measured, typical one-liners took about a third less time after this change alone.
- */
-class Unwrapping implements UnwrapContext {
-  constructor(
-    private readonly analyzer: Analyzer,
-    readonly via: readonly string[],
-    private readonly stdinThunk: StdinThunk,
-    private readonly ctx: Ctx,
-  ) {}
-
-  get stdin(): Stdin | null {
-    return this.stdinThunk();
+    if (failed === null) return;
+    const overShare = failed.code === 'too_complex' && this.work.counter.used <= outer;
+    if (!overShare && (failed.code === 'too_deep' || failed.code === 'too_large' || failed.code === 'too_complex')) {
+      const msg = failed.code === 'too_complex' ? failed.message.replace(/limit of \d+/, `limit of ${outer}`) : failed.message;
+      throw new ShellParseError(failed.code, `${path.value}: ${msg}`, path.start);
+    }
+    // bash runs a script up to its syntax error (and one past its share of the work cannot be
+    // listed either): what runs there is unknown.
+    this.out.length = mark;
+    if (overShare) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
+    else this.report({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
   }
 
-  emit(cmd: ShellCommand): void {
-    this.analyzer.out.push(cmd);
-  }
-
-  script(text: ArgWord, label: string, positional?: readonly ArgWord[]): void {
-    this.analyzer.nestedScript(text, label, this.via, this.ctx, positional);
-  }
-
-  file(path: ArgWord, label: string, shebang: boolean, positional?: readonly ArgWord[]): void {
-    this.analyzer.file(path, label, shebang, this.via, this.ctx, positional);
-  }
-
-  unwrap(argv: ArgWord[], label: string, st: Stdin | null): void {
-    this.analyzer.unwrap(argv, [...this.via, label], () => st, this.ctx);
-  }
-
-  program(path: ArgWord, label: string): void {
-    this.analyzer.programFile(path, label, this.via);
-  }
 }
 
 const argValue = (a: ArgWord): string => a.value;
@@ -735,6 +898,13 @@ const EMPTY_WORD: Word = { parts: [], start: 0, end: 0 };
  */
 function positionalOf(words: readonly ArgWord[]): Array<string | null> {
   return words.length === 0 ? [null] : words.map((w) => (w.dynamic || w.glob ? null : w.value));
+}
+
+/** The opaque command standing for a program read from standard input that is not known. */
+function unseenStdin(prog: string, via: string[], from: readonly ScriptSource[] | undefined): ShellCommand {
+  const cmd: ShellCommand = { argv: [prog], dynamic: [0], opaque: true, via, unseen: 'runtime' };
+  if (from !== undefined && from.length > 0) cmd.script_from = dedupeSources(from);
+  return cmd;
 }
 
 function unseenCommand(what: string, via: readonly string[], why: 'runtime' | 'unreadable', from?: readonly ScriptSource[]): ShellCommand {

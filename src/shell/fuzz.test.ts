@@ -107,6 +107,7 @@ describe('a command after any separator is found', () => {
 const sq = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 const XARGS = 8;
+const FIND = 24;
 /** Program wrappers take a simple command; shell syntax wraps any command line. */
 const PROGRAM: Array<(inner: string) => string> = [
   (c) => `sudo -u root ${c}`,
@@ -121,6 +122,20 @@ const PROGRAM: Array<(inner: string) => string> = [
   (c) => `bash -c ${sq(c)}`,
   (c) => `sh -ec ${sq(c)}`,
   (c) => `eval ${sq(c)}`,
+  (c) => `strace -f -o /tmp/t ${c}`,
+  (c) => `ltrace -o /tmp/t ${c}`,
+  (c) => `nsenter -t 1 -m -u ${c}`,
+  (c) => `unbuffer ${c}`,
+  (c) => `caffeinate -i ${c}`,
+  (c) => `flock -w 5 /tmp/l ${c}`,
+  (c) => `chrt -f 10 ${c}`,
+  (c) => `taskset -c 0 ${c}`,
+  (c) => `ionice -c 3 ${c}`,
+  (c) => `docker exec -u root box ${c}`,
+  (c) => `podman exec -it box ${c}`,
+  (c) => `kubectl exec -it pod -c main -- ${c}`,
+  (c) => `find . -maxdepth 0 -exec ${c} \\;`,
+  (c) => `runuser -u app -- ${c}`,
 ];
 const SYNTAX: Array<(inner: string) => string> = [
   (c) => `time ${c}`,
@@ -129,6 +144,19 @@ const SYNTAX: Array<(inner: string) => string> = [
   (c) => `x=$(${c})`,
   (c) => `{ ${c}; }`,
   (c) => `true && ${c}`,
+  (c) => `ssh -p 22 host ${sq(c)}`,
+  (c) => `sg wheel -c ${sq(c)}`,
+  (c) => `npx -c ${sq(c)}`,
+  (c) => `npm exec --call=${sq(c)}`,
+  (c) => `git submodule foreach --recursive ${sq(c)}`,
+  (c) => `git rebase -x ${sq(c)} main`,
+  (c) => `git bisect run ${sq(c)}`,
+  (c) => `parallel -j 2 ::: ${sq(c)}`,
+  (c) => `flock /tmp/l -c ${sq(c)}`,
+  (c) => `script -qc ${sq(c)} /dev/null`,
+  (c) => `su -c ${sq(c)} root`,
+  (c) => `watch -n 1 ${sq(c)}`,
+  (c) => `trap ${sq(c)} EXIT`,
 ];
 /** The simple command a program wrapper can run: a command line goes through `bash -c`. */
 interface Built {
@@ -146,6 +174,8 @@ describe('a command behind wrappers is found', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: WRAP.length - 1 }), { maxLength: 4 }), (chain) => {
         // `xargs -I{} xargs -I{} …`: the inner `-I{}` is itself replaced at run time (opaque).
         fc.pre(chain.filter((k) => k === XARGS).length < 2);
+        // `find -exec … xargs -I{} …`: find replaces the `{}` of `-I{}` at run time (opaque) too.
+        fc.pre(!(chain.includes(XARGS) && chain.includes(FIND)));
         const built = chain.reduce((inner, k) => (WRAP[k] ?? ((b: Built) => b))(inner), { text: 'git push --force', simple: true });
         return analyzeCommandLine(built.text).some((c) => c.argv.join(' ') === 'git push --force' && !c.opaque);
       }),

@@ -1,14 +1,17 @@
 /**
  * Shell analysis: a command line → every simple command that could run, as clean argv, with
- * wrappers unwrapped. Pure and synchronous; throws only ShellParseError (fail closed).
+ * what programs run (read from program data, src/grammars) followed. Pure and synchronous; throws only ShellParseError (fail closed).
  */
+import { BUILTIN_GRAMMARS, type Grammars } from '../grammars/index.ts';
 import { Analyzer, type AnalyzeOptions, utf8Length } from './analyze.ts';
 import { Vars } from './word-value.ts';
 import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
+import { DEFAULT_MAX_WORK, type ShellWork } from './work.ts';
 
 export type { ShellCommand, ShellLimits, ShellParseErrorCode } from './types.ts';
 export { ShellParseError } from './types.ts';
 export { changedDirectories } from './directories.ts';
+export { DEFAULT_MAX_WORK, type ShellWork } from './work.ts';
 
 export interface ShellAnalyzeOptions extends Partial<ShellLimits> {
   /** Structural nesting (compound commands, `${…}`, arithmetic) accepted; default 64. */
@@ -22,6 +25,21 @@ export interface ShellAnalyzeOptions extends Partial<ShellLimits> {
    * script files are not analysed (only one written earlier on the line is marked unseen).
    */
   readScript?: (path: string) => string | null;
+  /**
+   * Program data (src/grammars): how each program reads its command line and what it runs.
+   * Default: the builtin programs; a policy passes its own (builtin plus packs' `programs:`).
+   */
+  programs?: Grammars;
+  /**
+   * Units of work one analysis may do (work.ts): characters parsed (nested texts again),
+   * characters made by expansion, commands found. Past it: `too_complex`. Default 1 Mi.
+   */
+  maxWork?: number;
+  /**
+   * The counter charged; pass the same object to several calls to bound them together (the
+   * core does for the git aliases it analyses after the line). Default: a new counter.
+   */
+  work?: ShellWork;
 }
 
 export const DEFAULT_LIMITS: Readonly<ShellLimits> = Object.freeze({ maxBytes: 64 * 1024, maxDepth: 8 });
@@ -55,6 +73,9 @@ export function analyzeLine(text: string, options: ShellAnalyzeOptions = {}): Li
     maxNesting: options.maxNesting ?? DEFAULT_MAX_NESTING,
     maxScripts: options.maxScripts ?? DEFAULT_MAX_SCRIPTS,
     readScript: options.readScript,
+    programs: options.programs ?? BUILTIN_GRAMMARS,
+    maxWork: options.maxWork ?? DEFAULT_MAX_WORK,
+    work: options.work ?? { used: 0 },
   };
   // UTF-16 length ≤ UTF-8 length ≤ 3 × UTF-16 length: count bytes only when it matters.
   if (text.length > opts.maxBytes || (text.length * 3 > opts.maxBytes && utf8Length(text) > opts.maxBytes)) {

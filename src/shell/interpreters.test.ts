@@ -22,6 +22,23 @@ describe('scanInlineCode', () => {
     ['perl', 'system("git $x")', [{ kind: 'unknown', text: 'system("git $x")' }]],
     ['ruby', 'system "git push"', [{ kind: 'shell', text: 'git push' }]],
     ['php', 'passthru("git push");', [{ kind: 'shell', text: 'git push' }]],
+    // Names imported under another name.
+    ['python', 'import subprocess as sp; sp.run(["git", "push", "-f"])', [{ kind: 'argv', argv: ['git', 'push', '-f'] }]],
+    ['python', 'import os as o, sys\no.system("git push")', [{ kind: 'shell', text: 'git push' }]],
+    ['python', 'from os import system; system("git push -f")', [{ kind: 'shell', text: 'git push -f' }]],
+    ['python', 'from os import system as s, getcwd\ns("git push")', [{ kind: 'shell', text: 'git push' }]],
+    ['python', 'from subprocess import (run, Popen as P); P("git push", shell=True)', [{ kind: 'shell', text: 'git push' }]],
+    ['python', 'from os import *; popen("git push")', [{ kind: 'shell', text: 'git push' }]],
+    ['python', '__import__("os").system("git push -f")', [{ kind: 'shell', text: 'git push -f' }]],
+    ['python', "__import__('subprocess').call(['git', 'push'])", [{ kind: 'argv', argv: ['git', 'push'] }]],
+    ['python', 'import importlib; importlib.import_module("os").system("git push")', [{ kind: 'shell', text: 'git push' }]],
+    ['python', 'import os; getattr(os, "system")("git push")', [{ kind: 'shell', text: 'git push' }]],
+    // Look-alikes: another module's function of the same name, a local function.
+    ['python', 'from mylib import system; system("git push")', []],
+    ['python', 'import json as sp; sp.dumps("git push")', []],
+    ['node', "const { execSync: run } = require('child_process'); run('git push -f')", [{ kind: 'shell', text: 'git push -f' }]],
+    ['node', "import { spawnSync as sp } from 'node:child_process'; sp('git', ['push'])", [{ kind: 'argv', argv: ['git', 'push'] }]],
+    ['node', "const { readFileSync: run } = require('fs'); run('git push')", []],
   ])('%s: %j', (lang, code, calls) => {
     expect(scanInlineCode(code, lang)).toEqual(calls);
   });

@@ -1,8 +1,10 @@
 /**
  * Best effort: inline code given to an interpreter (`python -c`, `node -e`, `perl -e`, `ruby -e`,
  * `php -r`) that plainly runs a command, like `os.system("git push")` or
- * `execSync("git push")` or `subprocess.run(["git", "push"])`. Only string-literal arguments are
- * read; a process-running call whose argument is not a literal is reported as unknown.
+ * `execSync("git push")` or `subprocess.run(["git", "push"])`, also under the names the code
+ * imported them as (`import subprocess as sp`, `from os import system`, `__import__('os')`).
+ * Only string-literal arguments are read; a process-running call whose argument is not a
+ * literal is reported as unknown.
  */
 
 export type InlineLanguage = 'python' | 'node' | 'perl' | 'ruby' | 'php';
@@ -101,7 +103,61 @@ function readList(code: string, i0: number): List | null {
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export function scanInlineCode(code: string, lang: InlineLanguage): InlineCall[] {
+/** Python modules whose functions run commands (the prefixes of SHELL_CALLS and ARGV_CALLS). */
+const PY_MODULES = new Set(['os', 'subprocess', 'commands', 'pty']);
+
+/**
+ * The code with the names it imported under other names written out: `import subprocess as sp`
+ * makes `sp.run(` read `subprocess.run(`, `from os import system` makes `system(` read
+ * `os.system(`, `__import__('os')` and `importlib.import_module('os')` read `os`,
+ * `getattr(os, 'system')` reads `os.system`. Only calls are rewritten; strings stay as they are.
+ */
+function pythonNames(code: string): string {
+  let c = code
+    .replace(/(?:__import__|importlib\s*\.\s*import_module)\s*\(\s*(['"])(\w+)\1\s*\)/g, '$2')
+    .replace(/getattr\s*\(\s*([\w.]+)\s*,\s*(['"])(\w+)\2\s*\)/g, '$1.$3');
+  const renames: Array<[string, string]> = [];
+  for (const m of c.matchAll(/(?:^|[;\n])[ \t]*from[ \t]+(\w+)[ \t]+import[ \t]+\(?([\w \t,*]+)\)?/g)) {
+    const mod = m[1] ?? '';
+    if (!PY_MODULES.has(mod)) continue;
+    for (const part of (m[2] ?? '').split(',')) {
+      const [name, alias] = part.trim().split(/\s+as\s+/);
+      if (name === '*') {
+        for (const call of [...SHELL_CALLS.python, ...ARGV_CALLS.python]) {
+          if (call.startsWith(`${mod}.`)) renames.push([call.slice(mod.length + 1), call]);
+        }
+      } else if (name !== undefined && /^\w+$/.test(name)) renames.push([alias ?? name, `${mod}.${name}`]);
+    }
+  }
+  for (const m of c.matchAll(/(?:^|[;\n])[ \t]*import[ \t]+([\w \t,.]+)/g)) {
+    for (const part of (m[1] ?? '').split(',')) {
+      const [mod, alias] = part.trim().split(/\s+as\s+/);
+      if (mod !== undefined && alias !== undefined && PY_MODULES.has(mod) && /^\w+$/.test(alias)) renames.push([alias, mod]);
+    }
+  }
+  for (const [alias, target] of renames) {
+    if (alias === target) continue;
+    c = c.replace(new RegExp(`(?<![\\w.])${escapeRe(alias)}(?=\\s*[.(])`, 'g'), target);
+  }
+  return c;
+}
+
+/** `const { execSync: run } = require('child_process')`, `import { exec as run } from 'child_process'`: `run(` reads `execSync(`. */
+function nodeNames(code: string): string {
+  let c = code;
+  const pattern = /\{([^}]*)\}\s*(?:=\s*require\s*\(\s*|from\s*)(['"`])(?:node:)?child_process\2/g;
+  for (const m of code.matchAll(pattern)) {
+    for (const part of (m[1] ?? '').split(',')) {
+      const pair = /^\s*(\w+)\s*(?::|\s+as\s+)\s*(\w+)\s*$/.exec(part);
+      if (pair === null || pair[1] === pair[2]) continue;
+      c = c.replace(new RegExp(`(?<![\\w$.])${escapeRe(pair[2]!)}(?=\\s*\\()`, 'g'), pair[1]!);
+    }
+  }
+  return c;
+}
+
+export function scanInlineCode(source: string, lang: InlineLanguage): InlineCall[] {
+  const code = lang === 'python' ? pythonNames(source) : lang === 'node' ? nodeNames(source) : source;
   const out: InlineCall[] = [];
   const names = [...SHELL_CALLS[lang], ...ARGV_CALLS[lang]];
   // A name must not be the tail of a longer identifier. A method call on some other object

@@ -6,6 +6,7 @@
 import type { DynPart, Heredoc, Part, Script, Sub, Word } from './ast.ts';
 import { decodeAnsiC } from './ansi-c.ts';
 import { ShellParseError, type ShellParseErrorCode } from './types.ts';
+import { PARSE_COST, SUBST_COST, type WorkBudget } from './work.ts';
 
 /** Limits and counters shared by every parser working on one analysis. */
 export interface Budget {
@@ -13,6 +14,8 @@ export interface Budget {
   maxNesting: number;
   /** Current structural nesting across all parsers (compound commands, expansions). */
   nesting: number;
+  /** The analysis's work budget: every parser charges the text it reads (work.ts). */
+  work?: WorkBudget;
 }
 
 /**
@@ -86,6 +89,9 @@ export abstract class Lexer {
     depth: number,
   ) {
     this.depth = depth;
+    // Every text parsed is charged once: the line, and each text parsed again (backtick bodies,
+    // here-document bodies, `bash -c`/`eval` arguments, script files).
+    budget.work?.charge(PARSE_COST * (src.length + 1), 'shell text to parse', base);
   }
 
   /** Parses a command list up to (not including) `)`. */
@@ -116,6 +122,8 @@ export abstract class Lexer {
   }
 
   protected enterDepth(at: number): void {
+    // A nested command list costs far more than its characters (lists, contexts, `via`).
+    this.budget.work?.charge(SUBST_COST, 'command substitutions', this.base + at);
     this.depth++;
     if (this.depth > this.budget.maxDepth) {
       this.fail('too_deep', `substitutions nested deeper than ${this.budget.maxDepth} levels`, at);
@@ -137,6 +145,25 @@ export abstract class Lexer {
       else if (c === 92 /* \\ */ && src.charCodeAt(this.pos + 1) === 10) this.pos += 2;
       else return;
     }
+  }
+
+  /**
+   * The first position at or after `i` that is not a line continuation (backslash-newline).
+   * bash removes continuations before it tokenises, except inside single quotes, `$'…'`,
+   * comments and quoted here-documents; callers use this wherever two characters form one
+   * token (`$(`, `${`, `$name`, `$((`, `<(`, `((`).
+   */
+  cont(i: number): number {
+    const src = this.src;
+    let j = i;
+    while (src.charCodeAt(j) === 92 /* \\ */ && src.charCodeAt(j + 1) === 10) j += 2;
+    return j;
+  }
+
+  /** A process substitution `<(`/`>(` starts at `i` (line continuations may sit inside it). */
+  procSubAt(i: number): boolean {
+    const c = this.src.charCodeAt(i);
+    return (c === 60 || c === 62) && this.src.charCodeAt(this.cont(i + 1)) === 40;
   }
 
   /** At `#` starting a word: skips to the end of the line (the newline stays). */
@@ -199,7 +226,7 @@ export abstract class Lexer {
         this.readDollar(b, 'unquoted');
       } else if (c === '`') {
         this.readBacktick(b, 'unquoted');
-      } else if ((c === '<' || c === '>') && this.ch(this.pos + 1) === '(') {
+      } else if ((c === '<' || c === '>') && this.procSubAt(this.pos)) {
         this.readProcSub(b);
       } else if (regex && c === '(') {
         this.readRegexGroup(b);
@@ -233,8 +260,7 @@ export abstract class Lexer {
 
   /** A word ends at `i`: a metacharacter or the end, but not `<(`/`>(` (part of the word). */
   private endsWord(i: number): boolean {
-    const c = this.src.charCodeAt(i);
-    return isMetaCode(c) && !((c === 60 || c === 62) && this.src.charCodeAt(i + 1) === 40);
+    return isMetaCode(this.src.charCodeAt(i)) && !this.procSubAt(i);
   }
 
   /** The word `start…end` whose only part is the literal text `from…to`. */
@@ -293,10 +319,12 @@ export abstract class Lexer {
 
   protected readDollar(b: PartsBuilder, ctx: Ctx): void {
     const start = this.pos;
-    const n = this.ch(start + 1);
+    // Line continuations between `$` and what follows are removed first (`$\⏎(cmd)` is `$(cmd)`).
+    const k = this.cont(start + 1);
+    const n = this.ch(k);
     const quoted = ctx !== 'unquoted';
     if (n === "'" && ctx === 'unquoted') {
-      let j = start + 2;
+      let j = k + 1;
       for (;;) {
         const c = this.ch(j);
         if (c === '') this.fail('unterminated', "unterminated $'…' string", start);
@@ -304,60 +332,67 @@ export abstract class Lexer {
         else if (c === "'") break;
         else j++;
       }
-      b.lit(decodeAnsiC(this.src.slice(start + 2, j)), true);
+      b.lit(decodeAnsiC(this.src.slice(k + 1, j)), true);
       this.pos = j + 1;
       return;
     }
     if (n === '"' && ctx === 'unquoted') {
-      this.pos++;
+      this.pos = k;
       this.readDouble(b, 'dq');
       return;
     }
     if (n === '(') {
-      if (this.ch(start + 2) === '(' && this.arithFail?.has(start) !== true) {
-        const part = this.tryArith(start, quoted);
+      const k2 = this.cont(k + 1);
+      if (this.ch(k2) === '(' && this.arithFail?.has(start) !== true) {
+        const part = this.tryArith(start, k2 + 1, quoted);
         if (part !== null) {
           b.dyn(part);
           return;
         }
       }
-      b.dyn(this.readCommandSub(start, '$(…)', quoted, 'cmdsub'));
+      b.dyn(this.readCommandSub(start, k + 1, '$(…)', quoted, 'cmdsub'));
       return;
     }
     if (n === '{') {
-      b.dyn(this.readBraceParam(start, quoted));
+      b.dyn(this.readBraceParam(start, k + 1, quoted));
       return;
     }
     if (n === '[') {
-      b.dyn(this.readOldArith(start, quoted));
+      b.dyn(this.readOldArith(start, k + 1, quoted));
       return;
     }
-    if (isNameStartCode(this.src.charCodeAt(start + 1))) {
-      let j = start + 2;
-      while (isNameCode(this.src.charCodeAt(j))) j++;
+    if (isNameStartCode(this.src.charCodeAt(k))) {
+      // A name may hold line continuations too (`$HO\⏎ME` is `$HOME`).
+      let j = k + 1;
+      for (;;) {
+        if (isNameCode(this.src.charCodeAt(j))) j++;
+        else if (isNameCode(this.src.charCodeAt(this.cont(j)))) j = this.cont(j);
+        else break;
+      }
       const src = this.src.slice(start, j);
-      b.dyn({ type: 'dyn', kind: 'param', src, quoted, name: src.slice(1), subs: [] });
+      const name = src.includes('\\\n') ? this.src.slice(k, j).replace(/\\\n/g, '') : src.slice(1);
+      b.dyn({ type: 'dyn', kind: 'param', src, quoted, name, subs: [] });
       this.pos = j;
       return;
     }
     if (n !== '' && SPECIAL_PARAMS.includes(n)) {
-      b.dyn({ type: 'dyn', kind: 'param', src: '$' + n, quoted, subs: [] });
-      this.pos = start + 2;
+      b.dyn({ type: 'dyn', kind: 'param', src: this.src.slice(start, k + 1), quoted, subs: [] });
+      this.pos = k + 1;
       return;
     }
     b.lit('$', quoted);
-    this.pos++;
+    this.pos = start + 1;
   }
 
-  /** `$(…)`, `<(…)`, `>(…)` at `start` (the body starts 2 characters later). */
-  protected readCommandSub(start: number, label: string, quoted: boolean, kind: 'cmdsub' | 'procsub'): DynPart {
-    this.pos = start + 2;
+  /** `$(…)`, `<(…)`, `>(…)` at `start`; the body starts at `bodyStart` (after the `(`). */
+  protected readCommandSub(start: number, bodyStart: number, label: string, quoted: boolean, kind: 'cmdsub' | 'procsub'): DynPart {
+    this.pos = bodyStart;
     this.enterDepth(start);
     this.openSubs++;
     // Here-documents opened before the substitution take their bodies after it.
-    const outer = this.pending.splice(0);
+    const outer = this.pending.length > 0 ? this.pending.splice(0) : null;
     const body = this.parseListUntilParen();
-    this.pending.unshift(...outer);
+    if (outer !== null) this.pending.unshift(...outer);
     this.openSubs--;
     if (this.ch() !== ')') {
       if (this.pos >= this.src.length) this.fail('unterminated', `unterminated ${label.slice(0, 2)}`, start);
@@ -370,7 +405,7 @@ export abstract class Lexer {
 
   private readProcSub(b: PartsBuilder): void {
     const c = this.ch();
-    b.dyn(this.readCommandSub(this.pos, c === '<' ? '<(…)' : '>(…)', false, 'procsub'));
+    b.dyn(this.readCommandSub(this.pos, this.cont(this.pos + 1) + 1, c === '<' ? '<(…)' : '>(…)', false, 'procsub'));
   }
 
   /** Backticks: unescape `\\`, `` \` ``, `\$` (and `\"` inside double quotes), then parse the result. */
@@ -409,10 +444,11 @@ export abstract class Lexer {
    * for nested expansions and quotes up to the first plain `}` (bash does not pair plain braces
    * here: `${x:-{a} b}` ends after `{a`).
    */
-  private readBraceParam(start: number, quoted: boolean): DynPart {
-    const after = this.ch(start + 2);
+  private readBraceParam(start: number, bodyStart: number, quoted: boolean): DynPart {
+    const a = this.cont(bodyStart);
+    const after = this.ch(a);
     if (after === ' ' || after === '\t' || after === '\n' || after === '|') {
-      this.pos = start + (after === '|' ? 3 : 2);
+      this.pos = a + (after === '|' ? 1 : 0);
       this.enterDepth(start);
       const outer = this.pending.splice(0);
       const body = this.parseListUntilBrace();
@@ -423,7 +459,7 @@ export abstract class Lexer {
       return { type: 'dyn', kind: 'cmdsub', src: this.src.slice(start, this.pos), quoted, subs: [{ label: '${ …; }', body }] };
     }
     this.enterNesting(start);
-    this.pos = start + 2;
+    this.pos = bodyStart;
     const subs: Sub[] = [];
     const inner = new PartsBuilder();
     for (;;) {
@@ -449,15 +485,16 @@ export abstract class Lexer {
     this.leaveNesting();
     collectSubs(inner.parts, subs);
     const src = this.src.slice(start, this.pos);
-    const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(src);
+    // `${HO\⏎ME}` names HOME: continuations removed (an escaped backslash would stay and fail the test).
+    const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(src.includes('\\\n') ? src.replace(/\\\n/g, '') : src);
     const part: DynPart = { type: 'dyn', kind: 'param', src, quoted, subs };
     if (m?.[1] !== undefined) part.name = m[1];
     return part;
   }
 
   /** `$[ … ]` (old arithmetic). */
-  private readOldArith(start: number, quoted: boolean): DynPart {
-    this.pos = start + 2;
+  private readOldArith(start: number, bodyStart: number, quoted: boolean): DynPart {
+    this.pos = bodyStart;
     const subs = this.scanArith(start, ']', quoted);
     if (subs === null) this.fail('unterminated', 'unterminated $[', start);
     return { type: 'dyn', kind: 'arith', src: this.src.slice(start, this.pos), quoted, subs };
@@ -467,7 +504,7 @@ export abstract class Lexer {
    * `$((` at `start`: arithmetic if the parentheses close with `))`, otherwise null (the caller
    * reads `$( (…) … )` instead). Failures are remembered so the retry never repeats the attempt.
    */
-  protected tryArith(start: number, quoted: boolean): DynPart | null {
+  protected tryArith(start: number, bodyStart: number, quoted: boolean): DynPart | null {
     const saved = {
       pos: this.pos,
       nesting: this.budget.nesting,
@@ -475,10 +512,12 @@ export abstract class Lexer {
       open: this.openSubs,
       pending: this.pending.length,
     };
-    this.pos = start + 3;
+    this.pos = bodyStart;
     const subs = this.scanArith(start, '))', quoted);
     if (subs === null) {
       (this.arithFail ??= new Set()).add(start);
+      // The text scanned is read again as `$( (…) )`.
+      this.budget.work?.charge(PARSE_COST * (this.pos - start), 'text read again after `$((`', this.base + start);
       this.pos = saved.pos;
       this.budget.nesting = saved.nesting;
       this.depth = saved.depth;
@@ -514,8 +553,9 @@ export abstract class Lexer {
             parens--;
             this.pos++;
           } else if (close === '))') {
-            if (this.ch(this.pos + 1) !== ')') return null;
-            this.pos += 2;
+            const k = this.cont(this.pos + 1); // `)\⏎)` closes too
+            if (this.ch(k) !== ')') return null;
+            this.pos = k + 1;
             break;
           } else {
             return null;
@@ -554,10 +594,8 @@ export abstract class Lexer {
   /** Consumes a newline token; bodies of here-documents opened on that line follow it. */
   protected newline(): void {
     this.pos++;
-    while (this.pending.length > 0) {
-      const hd = this.pending.shift();
-      if (hd !== undefined) this.readHeredocBody(hd);
-    }
+    // In order, without shift() (linear for thousands of here-documents on one line).
+    if (this.pending.length > 0) for (const hd of this.pending.splice(0)) this.readHeredocBody(hd);
   }
 
   /** At the end of the text: here-documents still waiting get an empty body (bash warns, runs). */
@@ -583,13 +621,22 @@ export abstract class Lexer {
       let eol = nl === -1 ? len : nl;
       // Unquoted: a backslash-newline joins lines, also for finding the delimiter.
       let key = this.src.slice(p, eol);
-      if (!hd.quoted) {
-        while (endsWithOddBackslashes(key) && eol < len) {
+      let trail = hd.quoted ? 0 : trailingBackslashes(key);
+      if (trail % 2 === 1 && eol < len) {
+        // Joined piece by piece, counting trailing backslashes as it goes: re-slicing and
+        // re-scanning the growing line made 21,000 continuation lines quadratic.
+        const pieces = [key.slice(0, -1)];
+        while (trail % 2 === 1 && eol < len) {
+          trail--;
           const nl2 = this.src.indexOf('\n', eol + 1);
           const eol2 = nl2 === -1 ? len : nl2;
-          key = key.slice(0, -1) + this.src.slice(eol + 1, eol2);
+          const piece = this.src.slice(eol + 1, eol2);
+          const t = trailingBackslashes(piece);
+          trail = t === piece.length ? trail + t : t;
           eol = eol2;
+          pieces.push(trail % 2 === 1 && eol < len ? piece.slice(0, -1) : piece);
         }
+        key = pieces.join('');
       }
       const raw = this.src.slice(p, eol);
       const stripped = hd.strip ? raw.replace(/^\t+/, '') : raw;
@@ -652,10 +699,10 @@ export abstract class Lexer {
   }
 }
 
-function endsWithOddBackslashes(s: string): boolean {
+function trailingBackslashes(s: string): number {
   let n = 0;
-  while (n < s.length && s.charAt(s.length - 1 - n) === '\\') n++;
-  return n % 2 === 1;
+  while (n < s.length && s.charCodeAt(s.length - 1 - n) === 92 /* \\ */) n++;
+  return n;
 }
 
 /** Gathers the command lists nested in parts (for an expansion that contains expansions). */

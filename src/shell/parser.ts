@@ -17,6 +17,7 @@ import type {
   SimpleCommand,
   Word,
 } from './ast.ts';
+import { PARSE_COMMAND_COST, PARSE_COST } from './work.ts';
 import { type Budget, Lexer, PartsBuilder, isMeta, isMetaCode, isNameCode, isNameStartCode } from './lexer.ts';
 
 const RESERVED = new Set([
@@ -302,8 +303,9 @@ export class Parser extends Lexer {
     this.skipBlanks();
     const start = this.pos;
     if (this.ch() === '(') {
-      if (this.ch(start + 1) === '(' && this.arithFail?.has(start) !== true) {
-        const arith = this.tryArithCommand(start);
+      const k = this.cont(start + 1); // `(\⏎(` is `((` too
+      if (this.ch(k) === '(' && this.arithFail?.has(start) !== true) {
+        const arith = this.tryArithCommand(start, k + 1);
         if (arith !== null) return this.finishCompound(arith);
       }
       this.pos++;
@@ -344,12 +346,13 @@ export class Parser extends Lexer {
     return c;
   }
 
-  private tryArithCommand(start: number): CompoundCommand | null {
+  private tryArithCommand(start: number, bodyStart: number): CompoundCommand | null {
     const saved = { nesting: this.budget.nesting, pending: this.pending.length };
-    this.pos = start + 2;
+    this.pos = bodyStart;
     const subs = this.scanArith(start, '))', false);
     if (subs === null) {
       (this.arithFail ??= new Set()).add(start);
+      this.budget.work?.charge(PARSE_COST * (this.pos - start), 'text read again after `((`', this.base + start);
       this.pos = start;
       this.budget.nesting = saved.nesting;
       this.pending.length = saved.pending;
@@ -588,7 +591,7 @@ export class Parser extends Lexer {
     this.skipBlanks();
     let op = '';
     const c = this.ch();
-    if ((c === '<' || c === '>') && this.ch(this.pos + 1) !== '(') {
+    if ((c === '<' || c === '>') && !this.procSubAt(this.pos)) {
       op = c;
       this.pos++;
     } else {
@@ -670,6 +673,8 @@ export class Parser extends Lexer {
 
   private parseSimple(): Command {
     const start = this.pos;
+    // Tens of thousands of tiny commands (`a;a;a;…`) cost far more than their characters.
+    this.budget.work?.charge(PARSE_COMMAND_COST, 'commands to parse', this.base + start);
     const cmd: SimpleCommand = { type: 'simple', assigns: [], words: [], redirs: [], start, end: start };
     /** The program takes `name=(…)` arguments (computed once the first word is read). */
     let assignBuiltin: boolean | undefined;
@@ -677,7 +682,7 @@ export class Parser extends Lexer {
       this.skipBlanks();
       if (this.tryRedir(cmd.redirs)) continue;
       const c = this.src.charCodeAt(this.pos);
-      const procSub = (c === 60 || c === 62) && this.src.charCodeAt(this.pos + 1) === 40; // `<(`, `>(`
+      const procSub = (c === 60 || c === 62) && this.procSubAt(this.pos); // `<(`, `>(`
       if ((isMetaCode(c) && !procSub) || c === 35 /* # */) break;
       if (cmd.words.length === 0) {
         const a = this.tryAssign();
@@ -866,7 +871,7 @@ export class Parser extends Lexer {
     const rest = this.src.slice(j, j + 3);
     let op: string | undefined;
     if (fd === '' && rest.startsWith('&>')) op = rest.startsWith('&>>') ? '&>>' : '&>';
-    else if (rest.startsWith('<(') || rest.startsWith('>(')) return false;
+    else if (this.procSubAt(j)) return false;
     else op = /^(<<<|<<-|<<|<&|<>|<|>>|>&|>\||>)/.exec(rest)?.[1];
     if (op === undefined) return false;
     const start = this.pos;
@@ -892,8 +897,10 @@ export class Parser extends Lexer {
           delim += p.src;
         }
       }
-      // Quote characters anywhere in the delimiter word make the body pure data.
-      if (/["'\\]/.test(this.src.slice(target.start, target.end))) quoted = true;
+      // Quote characters anywhere in the delimiter word make the body pure data; a line
+      // continuation is not one (`<<E\⏎OF` is the unquoted delimiter EOF, as in bash).
+      const written = this.src.slice(target.start, target.end);
+      if (/["'\\]/.test(written.includes('\\\n') ? written.replace(/\\\n/g, '') : written)) quoted = true;
       heredoc = { delim, quoted, strip: op === '<<-', text: '', body: null, unterminated: false };
       this.pending.push(heredoc);
     }

@@ -53,7 +53,11 @@ export interface ShellLimits {
   maxDepth: number;
 }
 
-export type ShellParseErrorCode = 'syntax' | 'unterminated' | 'too_deep' | 'too_large';
+/**
+ * `too_large`: the text is over `maxBytes`, or one brace expansion over its own cap;
+ * `too_complex`: the whole analysis would go past its work budget (see work.ts).
+ */
+export type ShellParseErrorCode = 'syntax' | 'unterminated' | 'too_deep' | 'too_large' | 'too_complex';
 
 /** The only error shell analysis throws. `offset` is a UTF-16 index into the analysed text. */
 export class ShellParseError extends Error {

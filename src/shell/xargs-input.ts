@@ -1,11 +1,11 @@
 /**
  * What `xargs` makes of standard input that is literal on the line (`echo … | xargs …`): its
- * input items, and the commands it runs with them. Kept apart from the wrapper table so the
- * xargs entry only has to call it (the handler decides which options leave input unknown).
+ * input items, and the commands it runs with them. The program data says which programs read
+ * their arguments so (`runs.stdin_args`) and which options leave the input unknown.
  */
 import type { ArgWord } from './word-value.ts';
 import { literalArg } from './word-value.ts';
-import type { Stdin } from './wrappers.ts';
+import type { Stdin } from './analyze.ts';
 
 /** Input items at most this many are expanded one by one; more stay run-time. */
 export const MAX_XARGS_ITEMS = 64;

@@ -1,0 +1,167 @@
+/**
+ * End to end, through the built bundle: what programs run is seen through (every wrapper,
+ * shell-text runner and interpreter of the program data), next to benign look-alikes that stay
+ * allowed; and a pack that teaches Buckler a wrapper and a runner of shell text in YAML.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './build.testing.ts';
+
+let bundle: string;
+let home: string;
+beforeAll(() => {
+  bundle = ensureBuilt();
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-programs-'));
+  fs.mkdirSync(path.join(home, 'config', 'rules.d'), { recursive: true });
+});
+afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
+
+function check(command: string, configHome = path.join(home, 'config')): { decision: string; rule: string | null; code: number | null } {
+  const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--', command], {
+    encoding: 'utf8',
+    cwd: home,
+    env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: configHome },
+  });
+  if (r.stdout === '') throw new Error(`no output for ${command}: ${r.stderr}`);
+  const out = JSON.parse(r.stdout) as { decision: string; rule: string | null };
+  return { decision: out.decision, rule: out.rule, code: r.status };
+}
+
+/** [command that hides a denied action, its benign look-alike]. */
+const seenThrough: Array<[string, string]> = [
+  ['sudo git push -f', 'sudo git push'],
+  ['sudo -u root -E -- git push --force', 'sudo -l git push --force'],
+  ['env -i A=1 git push -f', 'env -i A=1 git status'],
+  ['env - git push -f', 'env - git status'],
+  ['env -S "git push -f"', 'env -S "git status"'],
+  ['nice -5 git push -f', 'nice -5 git status'],
+  ['nice --10 git push -f', 'nice --10 git status'],
+  ['timeout -s KILL 5 git push -f', 'timeout 5 git status'],
+  ['xargs git push -f', 'xargs git status'],
+  ["find . -exec git push -f \\;", "find . -name 'git push -f'"],
+  ["parallel 'git push -f {}' ::: origin", "parallel 'echo {}' ::: 'git push -f'"],
+  ["parallel ::: 'git push -f'", "parallel echo ::: 'git push -f'"],
+  ['strace -f -o /tmp/t git push -f', 'strace -f -o /tmp/t git status'],
+  ['ltrace -o /tmp/t git push -f', 'ltrace git status'],
+  ['nsenter -t 1 -m -u git push -f', 'nsenter -t 1 -m git status'],
+  ['unbuffer git push -f', 'unbuffer git status'],
+  ['caffeinate -i git push -f', 'caffeinate -i git status'],
+  ['flock /tmp/l git push -f', 'flock /tmp/l git status'],
+  ["flock /tmp/l -c 'git push -f'", "flock /tmp/l -c 'git status'"],
+  ['chrt -f 10 git push -f', 'chrt -p 10 123'],
+  ['ionice -c 3 git push -f', 'ionice -c 3 git status'],
+  ['stdbuf -oL git push -f', 'stdbuf -oL git status'],
+  ['setsid -f git push -f', 'setsid -f git status'],
+  ['watch -n 1 git push -f', "watch -n 1 'git status'"],
+  ["script -qc 'git push -f' /dev/null", 'script -q /dev/null'],
+  ["sg wheel -c 'git push -f'", "sg wheel -c 'git status'"],
+  ["npx -c 'git push -f'", "npx -c 'git status'"],
+  ["npm exec -c 'git push -f'", "npm exec -c 'git status'"],
+  ['ssh host git push -f', "ssh host 'echo git push -f'"],
+  ['docker exec box git push -f', "docker exec box echo 'git push -f'"],
+  ['podman exec -it box git push -f', 'podman exec -it box git status'],
+  ['kubectl exec -it pod -- git push -f', 'kubectl exec -it pod -- git status'],
+  ["bash -c 'git push -f'", "bash -c 'git status'"],
+  ["sh -c 'git push -f' sh", "echo 'git push -f' > notes.txt"],
+  ["su -c 'git push -f' root", "su -c 'git status' root"],
+  ['git submodule foreach git push -f', 'git submodule foreach git status'],
+  ["git rebase -x 'git push -f' main", "git rebase -x 'make test' main"],
+  ["git rebase --exec='git push -f' main", "git rebase --exec='npm test' main"],
+  ['git bisect run git push -f', 'git bisect run make test'],
+  ['git-push -f', 'git-status'],
+  ['/usr/lib/git-core/git-push --force', '/usr/lib/git-core/git-log'],
+  ['python3 -c "import os; os.system(\'git push -f\')"', 'python3 -c "print(\'git push -f\')"'],
+  ['python -c "import subprocess as sp; sp.run([\'git\', \'push\', \'-f\'])"', 'python -c "import json as sp; sp.dumps([\'git\', \'push\', \'-f\'])"'],
+  ['python -c "from os import system; system(\'git push -f\')"', 'python -c "from mylib import system; system(\'git push -f\')"'],
+  ['python -c "__import__(\'os\').system(\'git push -f\')"', 'python -c "__import__(\'os\').getcwd()"'],
+  ['node -e "require(\'child_process\').execSync(\'git push -f\')"', 'node -e "console.log(\'git push -f\')"'],
+  ['perl -e \'system("git push -f")\'', 'perl -e \'print "git push -f"\''],
+  ['ruby -e \'system("git push -f")\'', 'ruby -e \'puts "git push -f"\''],
+  ['eval git push -f', 'eval "$(ssh-agent -s)"'],
+  // Settings whose value is shell text.
+  ["git -c core.pager='git push -f' log", 'git -c core.pager=less log'],
+  ["git -c core.sshCommand='sh -c \"git push -f\"' fetch", "git -c core.sshCommand='ssh -i key' fetch"],
+  ["ssh -o ProxyCommand='git push -f' host", "ssh -o ProxyCommand='nc %h %p' host"],
+  // A run-time first operand may be `-c` itself.
+  ["bash $X 'git push -f'", 'bash "$SCRIPT" notes.txt'],
+  ["python3 $F \"import os; os.system('git push -f')\"", 'python3 "$F" input.txt'],
+];
+
+describe('what runs is seen through, look-alikes stay allowed (built CLI)', () => {
+  it.each(seenThrough)('%s', (hidden, benign) => {
+    const h = check(hidden);
+    expect(h.decision, hidden).toBe('deny');
+    expect(h.rule, hidden).toBe('agent-git/no-force-push');
+    const b = check(benign);
+    expect(b.decision, benign).toBe('allow');
+    expect(b.code, benign).toBe(0);
+  });
+});
+
+describe('a pack teaches a wrapper and a runner of shell text (built CLI)', () => {
+  const pack = [
+    'pack: local-tools',
+    'version: 1',
+    'description: Wrappers of this machine',
+    'programs:',
+    '  mywrap:                 # mywrap [-q] [-n N] COMMAND…',
+    '    strict: true',
+    '    options_first: true',
+    '    flags: [-q]',
+    '    value_options: [-n]',
+    '    runs: { command: true, self: idle }',
+    '  myrun:                  # myrun -e SHELL-TEXT',
+    '    value_options: [-e]',
+    '    runs: { shell_options: [-e] }',
+    '  sudo:                   # extends the builtin sudo with a local option',
+    '    flags: [-Q]',
+    'rules:',
+    '  - id: no-deploy',
+    '    trigger: pre_shell_exec',
+    '    action: deny',
+    '    match: { shell_segments: [{ program: deploy }] }',
+    '    user_message: deploying is done by CI',
+    '    examples:',
+    '      match: [deploy prod, mywrap -q deploy prod, "myrun -e \'deploy prod\'"]',
+    '      no_match: [mywrap -q echo deploy, "myrun -e \'echo deploy\'"]',
+    '',
+  ].join('\n');
+  let config: string;
+  beforeAll(() => {
+    config = path.join(home, 'pack-config');
+    fs.mkdirSync(path.join(config, 'rules.d'), { recursive: true });
+    fs.writeFileSync(path.join(config, 'rules.d', 'local-tools.yaml'), pack);
+  });
+
+  it.each<[string, string, string | null]>([
+    ['mywrap -q git push -f', 'deny', 'agent-git/no-force-push'],
+    ['mywrap -n 3 deploy prod', 'deny', 'local-tools/no-deploy'],
+    ["myrun -e 'git push -f'", 'deny', 'agent-git/no-force-push'],
+    ["myrun -e 'cd x && deploy prod'", 'deny', 'local-tools/no-deploy'],
+    ['sudo -Q git push -f', 'deny', 'agent-git/no-force-push'],
+    ['mywrap -q git status', 'allow', null],
+    ["myrun -e 'git status'", 'allow', null],
+    ['mywrap -q', 'allow', null],
+  ])('%s → %s', (command, decision, rule) => {
+    const r = check(command, config);
+    expect(r.decision).toBe(decision);
+    expect(r.rule).toBe(rule);
+  });
+
+  it('an option the wrapper does not know is not guessed at: the command is opaque', () => {
+    const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--', 'mywrap -z git push -f'], {
+      encoding: 'utf8',
+      cwd: home,
+      env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: config },
+    });
+    const out = JSON.parse(r.stdout) as { commands: Array<{ argv: string[]; opaque?: boolean }> };
+    expect(out.commands[0]).toMatchObject({ argv: ['mywrap', '-z', 'git', 'push', '-f'], opaque: true });
+  });
+
+  it('without the pack, the wrapper is an ordinary program', () => {
+    expect(check('mywrap -q git push -f').decision).toBe('allow');
+  });
+});

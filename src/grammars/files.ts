@@ -1,0 +1,125 @@
+/**
+ * Programs whose file operands matter (docs/shell-analysis.md, "Files"): which words name files
+ * and how each is touched, as data for the reader. Only option tables needed to find the
+ * operands are given (an option that takes a value must be listed, or its value would be read
+ * as a file); these programs run nothing, so unknown options are simply flags.
+ */
+import type { Access, FilesSpec, ProgramGrammar } from './types.ts';
+
+const reads = (value_options: string[] = [], extra: Partial<ProgramGrammar> = {}): ProgramGrammar => ({
+  value_options,
+  ...extra,
+  files: { operands: 'read', ...(extra.files ?? {}) },
+});
+
+/** `PROG [OPTIONS] SOURCE… DEST` (cp, mv, install, ln): `-t DIR` names the destination instead. */
+const copying = (sources: Access, value_options: string[]): ProgramGrammar => ({
+  value_options: [...value_options, '-t', '--target-directory', '-S', '--suffix'],
+  optional_value: ['--backup', '--reflink', '--sparse', '--preserve', '--no-preserve'],
+  files: {
+    operands: sources,
+    last: 'write',
+    options: { '-t': 'write', '--target-directory': 'write' },
+    when: { '-t': { last: 'none' }, '--target-directory': { last: 'none' } },
+  },
+});
+
+const GREP_VALUES = ['-e', '-f', '-A', '-B', '-C', '-m', '-d', '-D', '--regexp', '--file', '--after-context', '--before-context', '--context', '--max-count', '--label', '--include', '--exclude', '--exclude-dir', '--color', '--colour'];
+const pattern: FilesSpec = { operands: 'read', skip: 1, options: { '-f': 'read', '--file': 'read' }, when: { '-e': { skip: 0 }, '-f': { skip: 0 }, '--regexp': { skip: 0 }, '--file': { skip: 0 } } };
+const metadata = (skip: number): ProgramGrammar => ({
+  value_options: ['--reference', '--from'],
+  files: { operands: 'metadata', skip, options: { '--reference': 'read' }, when: { '--reference': { skip: 0 } } },
+});
+
+const tar: ProgramGrammar = {
+  value_options: ['-f', '--file', '-C', '--directory', '-T', '--files-from', '-X', '--exclude-from', '--exclude', '-b', '--blocking-factor', '--transform', '--owner', '--group', '--mode', '--mtime'],
+  synonyms: { '-f': '--file', '-c': '--create', '-x': '--extract', '-t': '--list', '-r': '--append', '-u': '--update' },
+  files: {
+    operands: 'read',
+    options: { '--file': 'read', '-T': 'read', '--files-from': 'read', '-X': 'read', '--exclude-from': 'read' },
+    when: {
+      '--create': { operands: 'read', options: { '--file': 'write', '-T': 'read', '--files-from': 'read' } },
+      '--append': { operands: 'read', options: { '--file': 'write' } },
+      '--update': { operands: 'read', options: { '--file': 'write' } },
+      '--extract': { operands: 'write', options: { '--file': 'read' } },
+    },
+  },
+};
+
+const curl: ProgramGrammar = {
+  value_options: [
+    '-d', '--data', '--data-binary', '--data-raw', '--data-ascii', '--data-urlencode', '--json', '-F', '--form', '-T', '--upload-file',
+    '-o', '--output', '-K', '--config', '-H', '--header', '-X', '--request', '-u', '--user', '-A', '--user-agent', '-e', '--referer',
+    '-b', '--cookie', '-c', '--cookie-jar', '-D', '--dump-header', '--cacert', '--cert', '--key', '-x', '--proxy', '-m', '--max-time',
+    '--connect-timeout', '-w', '--write-out', '-r', '--range', '--retry', '--url', '-E', '-z', '--time-cond', '--resolve',
+  ],
+  files: {
+    options: {
+      '-T': 'read', '--upload-file': 'read', '-o': 'write', '--output': 'write', '-K': 'read', '--config': 'read',
+      '-c': 'write', '--cookie-jar': 'write', '-D': 'write', '--dump-header': 'write',
+    },
+    at_options: { '-d': 'read', '--data': 'read', '--data-binary': 'read', '--data-ascii': 'read', '--json': 'read', '-F': 'read', '--form': 'read', '--data-urlencode': 'read' },
+  },
+};
+
+const HEAD_VALUES = ['-n', '-c', '--lines', '--bytes'];
+
+export const FILE_PROGRAMS: Record<string, ProgramGrammar> = {
+  rm: { files: { operands: 'delete' } },
+  rmdir: { files: { operands: 'delete' } },
+  unlink: { files: { operands: 'delete' } },
+  shred: { value_options: ['-n', '-s', '--iterations', '--size', '--random-source'], files: { operands: 'write', when: { '-u': { operands: 'delete' }, '--remove': { operands: 'delete' } } } },
+  cp: copying('read', []),
+  mv: copying('delete', []),
+  install: copying('read', ['-m', '--mode', '-o', '--owner', '-g', '--group']),
+  ln: copying('read', []),
+  tee: { files: { operands: 'write' } },
+  truncate: { value_options: ['-s', '--size', '-r', '--reference'], files: { operands: 'write', options: { '-r': 'read', '--reference': 'read' } } },
+  touch: { value_options: ['-d', '--date', '-t', '-r', '--reference'], files: { operands: 'metadata', options: { '-r': 'read', '--reference': 'read' } } },
+  dd: { files: { assignments: { if: 'read', of: 'write' } } },
+  sed: {
+    value_options: ['-e', '-f', '-l', '--expression', '--file', '--line-length'],
+    optional_value: ['-i', '--in-place'],
+    files: { operands: 'read', skip: 1, options: { '-f': 'read', '--file': 'read' }, when: { '-e': { skip: 0 }, '--expression': { skip: 0 }, '-f': { skip: 0 }, '--file': { skip: 0 }, '-i': { operands: 'write' }, '--in-place': { operands: 'write' } } },
+  },
+  chmod: metadata(1),
+  chown: metadata(1),
+  chgrp: metadata(1),
+  cat: reads(),
+  tac: reads(['-s', '--separator']),
+  less: reads(['-b', '-h', '-j', '-k', '-o', '-O', '-p', '-P', '-t', '-T', '-x', '-y', '-z', '--pattern']),
+  more: reads(['-n']),
+  head: reads(HEAD_VALUES, { numeric: true }),
+  tail: reads([...HEAD_VALUES, '-s', '--sleep-interval', '--pid', '--max-unchanged-stats'], { numeric: true }),
+  nl: reads(['-b', '-d', '-f', '-h', '-i', '-l', '-n', '-s', '-v', '-w']),
+  od: reads(['-A', '-j', '-N', '-S', '-t', '-w']),
+  xxd: reads(['-c', '-g', '-l', '-o', '-s', '-n'], { files: { operands: 'read', last: 'write' } }),
+  hexdump: reads(['-e', '-f', '-n', '-s']),
+  strings: reads(['-n', '-t', '-e', '--bytes', '--radix', '--encoding']),
+  base64: reads(['-w', '--wrap']),
+  bat: reads(['-l', '--language', '-H', '--highlight-line', '--style', '--theme', '-r', '--line-range', '--paging', '--color']),
+  grep: { value_options: GREP_VALUES, files: pattern },
+  egrep: { value_options: GREP_VALUES, files: pattern },
+  fgrep: { value_options: GREP_VALUES, files: pattern },
+  rg: { value_options: [...GREP_VALUES, '-g', '--glob', '-t', '--type', '-T', '--type-not', '-j', '--threads', '-M', '--max-columns', '-r', '--replace'], files: pattern },
+  awk: {
+    value_options: ['-f', '-v', '-F', '--file', '--assign', '--field-separator'],
+    files: { operands: 'read', skip: 1, options: { '-f': 'read', '--file': 'read' }, when: { '-f': { skip: 0 }, '--file': { skip: 0 } } },
+  },
+  tar,
+  zip: { value_options: ['-x', '-i', '-b', '-n', '-t', '-tt', '-P', '--password'], files: { operands: 'read', first: 'write' } },
+  unzip: { value_options: ['-d', '-x', '-P'], files: { first: 'read', options: { '-d': 'write' } } },
+  scp: { value_options: ['-c', '-D', '-F', '-i', '-J', '-l', '-o', '-P', '-S', '-X'], files: { operands: 'read', last: 'write', options: { '-F': 'read', '-i': 'read' } } },
+  rsync: {
+    value_options: ['-e', '--rsh', '--exclude', '--include', '--exclude-from', '--include-from', '--files-from', '-f', '--filter', '--chmod', '--chown', '-B', '--block-size', '--timeout', '--bwlimit', '--log-file', '--backup-dir', '--suffix', '-T', '--temp-dir', '--partial-dir', '--password-file', '--port', '--compare-dest', '--copy-dest', '--link-dest'],
+    files: { operands: 'read', last: 'write', when: { '--remove-source-files': { operands: 'delete' } } },
+  },
+  curl,
+  openssl: {
+    single_dash_long: true,
+    nested: true,
+    inherit_options: true,
+    value_options: ['-in', '-out', '-inkey', '-key', '-passin', '-passout', '-pass', '-cert', '-CAfile', '-config', '-keyout', '-signkey', '-subj', '-days', '-md', '-inform', '-outform', '-certfile'],
+    files: { options: { '-in': 'read', '-inkey': 'read', '-key': 'read', '-cert': 'read', '-CAfile': 'read', '-config': 'read', '-signkey': 'read', '-certfile': 'read', '-out': 'write', '-keyout': 'write' } },
+  },
+};
