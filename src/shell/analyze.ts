@@ -605,7 +605,9 @@ export class Analyzer {
       // (`curl -o t.py … && python3 t.py`): unseen, with the commands that named it.
       if (data.grammar.runs?.stdin_code === true && r.runs.length === 0 && r.operands[0] !== undefined) {
         const file = args[r.operands[0] as number];
-        if (file !== undefined) this.programFile(file, `${prog} ${file.value}`, via);
+        // `node -`, `python3 -`: the program is read from standard input.
+        if (file?.value === '-' && !file.dynamic) this.run({ kind: 'stdin_code', language: data.grammar.runs.language ?? '' }, prog, via, stdin, ctx);
+        else if (file !== undefined) this.programFile(file, `${prog} ${file.value}`, via);
       }
       if (r.self) this.report(toCommand(prog, args, via, false));
       return;
