@@ -16,7 +16,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } f
 import path from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const COMMANDS = ['evaluate', 'check', 'validate', 'hooks', 'paths', 'log', 'doctor', 'pack'];
+const COMMANDS = ['evaluate', 'check', 'validate', 'hooks', 'paths', 'log', 'doctor', 'pack', 'explain', 'policy-test'];
 
 const common = {
   bundle: true,

@@ -343,7 +343,7 @@ bk_current_version() {
 
 bk_require_posix() {
   if [[ $BK_PLATFORM == win32 ]]; then
-    bk_die "setup.sh $1 supports Linux and macOS only. On Windows, use WSL, or install the npm package (npm install -g buckler) and run 'buckler hooks merge --harness all'."
+    bk_die "setup.sh $1 supports Linux and macOS only. On Windows, use WSL, or, in a checkout of Buckler, run 'npm ci' and then 'npx buckler hooks merge' (every harness found)."
   fi
 }
 

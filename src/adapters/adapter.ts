@@ -61,4 +61,20 @@ export interface Adapter {
    * the conformance suite checks that `adaptInput` reads it back as that command.
    */
   selfTestEvent(command: string, cwd: string): Record<string, unknown>;
+  /**
+   * Adds `text` for the person to a reply, through a channel of the harness that shows it to
+   * them and never changes what the reply decides (Claude Code's and Gemini CLI's
+   * `systemMessage`). Absent: the harness has no such channel. Used for what a person must
+   * fix, such as rules dropped at load. Must keep the reply one JSON object (or none).
+   */
+  notice?(reply: NativeReply, text: string): NativeReply;
+}
+
+/** `notice` for harnesses whose replies take a top-level `systemMessage` shown to the person. */
+export function systemMessageNotice(reply: NativeReply, text: string): NativeReply {
+  if (reply.exitCode !== 0) return reply;
+  const stdout = { ...(reply.stdout ?? {}) };
+  const before = stdout['systemMessage'];
+  stdout['systemMessage'] = typeof before === 'string' && before !== '' ? `${before}\n\n${text}` : text;
+  return { ...reply, stdout };
 }

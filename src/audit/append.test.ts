@@ -19,6 +19,19 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+describe('rotation', () => {
+  it('a record that would take the log past the limit moves it to .1 first (one older generation)', () => {
+    const file = path.join(dir, 'rot', 'audit.jsonl');
+    const line = `${'x'.repeat(99)}\n`;
+    for (let i = 0; i < 25; i++) appendAuditLine(file, line, undefined, 1000);
+    // 10 lines fit in 1000 bytes: the current file holds what came after the last rotation.
+    expect(fs.readFileSync(file, 'utf8').length).toBe(500);
+    expect(fs.readFileSync(`${file}.1`, 'utf8').length).toBe(1000);
+    expect(fs.existsSync(`${file}.buckler-lock`)).toBe(false);
+    if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
 describe('auditDecision', () => {
   it('creates the directory 0700 and the file 0600, and appends one line per call', () => {
     const file = path.join(dir, 'state', 'buckler', 'audit.jsonl');
@@ -96,7 +109,10 @@ import { auditDecision } from './index.ts';
     );
     expect(codes.every((c) => c === 0)).toBe(true);
 
-    const text = fs.readFileSync(file, 'utf8');
+    // About 10 MB in all: the log was rotated once (at 8 MiB) while the writers ran, and no
+    // record was lost or torn across the two files.
+    const older = fs.existsSync(`${file}.1`) ? fs.readFileSync(`${file}.1`, 'utf8') : '';
+    const text = older + fs.readFileSync(file, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     const lines = text.slice(0, -1).split('\n');
     expect(lines).toHaveLength(WRITERS * RECORDS);

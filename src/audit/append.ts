@@ -22,6 +22,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { dirProblem, ensurePrivateDir, fileProblem, openPrivate, rotateOpenFile } from '../files/private.ts';
 
 /** The log exists but must not be written: a symlink, a FIFO, another user's file, … */
 export class UnsafeAuditLogError extends Error {
@@ -34,74 +35,38 @@ export class UnsafeAuditLogError extends Error {
 }
 
 const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants;
-/** 0 on Windows, which has neither. */
-const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
-const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
 const octal = (mode: number): string => (mode & 0o777).toString(8).padStart(4, '0');
-
-/** Why the directory must not hold the log; null when it is a real directory of ours. */
-function dirProblem(st: fs.Stats, uid: number | undefined): string | null {
-  if (st.isSymbolicLink()) return 'its directory is a symbolic link';
-  if (!st.isDirectory()) return 'its directory is not a directory';
-  if (uid !== undefined && st.uid !== uid) return `its directory belongs to another user (uid ${st.uid})`;
-  return null;
-}
-
-/** Why the open file must not be written; null when it is a regular file of ours with one link. */
-function fileProblem(st: fs.Stats, uid: number | undefined): string | null {
-  if (!st.isFile()) return 'it is not a regular file';
-  if (uid !== undefined && st.uid !== uid) return `it belongs to another user (uid ${st.uid})`;
-  if (st.nlink !== 1) return `it has ${st.nlink} hard links (appends would reach another file)`;
-  return null;
-}
-
-function safeDir(dir: string, file: string, uid: number | undefined): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = fs.lstatSync(dir);
-  const problem = dirProblem(st, uid);
-  if (problem) throw new UnsafeAuditLogError(file, problem);
-  if ((st.mode & 0o777) !== 0o700) fs.chmodSync(dir, 0o700);
-}
+const unsafe = (file: string, reason: string): Error => new UnsafeAuditLogError(file, reason);
 
 function openLog(file: string, uid: number | undefined): number {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o600);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new UnsafeAuditLogError(file, 'it is a symbolic link');
-    // A FIFO with no reader, or a socket or device.
-    if (code === 'ENXIO' || code === 'EOPNOTSUPP') throw new UnsafeAuditLogError(file, 'it is not a regular file');
-    throw e;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    const problem = fileProblem(st, uid);
-    if (problem) throw new UnsafeAuditLogError(file, problem);
-    if ((st.mode & 0o777) !== 0o600) fs.fchmodSync(fd, 0o600);
-    return fd;
-  } catch (e) {
-    fs.closeSync(fd);
-    throw e;
-  }
+  return openPrivate(file, O_WRONLY | O_APPEND | O_CREAT, uid, unsafe) as number;
 }
 
 /**
  * Appends one line. `uid`: the user the log and its directory must belong to (the CLI passes its
  * own; undefined: not checked, as where there are no user ids).
  */
-export function appendAuditLine(file: string, line: string, uid?: number): void {
-  safeDir(path.dirname(file), file, uid);
-  const fd = openLog(file, uid);
+export function appendAuditLine(file: string, line: string, uid?: number, maxBytes = MAX_LOG_BYTES): void {
+  ensurePrivateDir(path.dirname(file), file, uid, unsafe);
+  let fd = openLog(file, uid);
   try {
+    const size = fs.fstatSync(fd).size;
+    if (size > 0 && size + Buffer.byteLength(line, 'utf8') > maxBytes && rotateOpenFile(file, fd, `${file}.1`)) {
+      fs.closeSync(fd);
+      fd = -1;
+      fd = openLog(file, uid);
+    }
     const buf = Buffer.from(line, 'utf8');
     const written = fs.writeSync(fd, buf, 0, buf.length);
     if (written !== buf.length) throw new Error(`short write: ${written} of ${buf.length} bytes`);
   } finally {
-    fs.closeSync(fd);
+    if (fd >= 0) fs.closeSync(fd);
   }
 }
+
+/** The log is rotated when a record would take it past this size: it becomes `<file>.1`. */
+export const MAX_LOG_BYTES = 8 * 1024 * 1024;
 
 /** What `auditHealth` found. */
 export interface AuditHealth {

@@ -63,6 +63,12 @@ export function parseSince(spec: string, now: Date): Date {
 export interface LogFilter {
   since?: Date;
   decisions?: readonly Decision[];
+  /** Only records of this rule (`pack/rule`) or, without a slash, of this pack. */
+  rule?: string;
+  /** Only records in this project (its root, as recorded). */
+  project?: string;
+  /** Only records of this harness session. */
+  session?: string;
   /** Keep only the last N (after the other filters). */
   limit?: number;
 }
@@ -70,8 +76,19 @@ export interface LogFilter {
 /** Matching records, oldest first (the order they were appended). */
 export function filterRecords(records: readonly AuditRecord[], filter: LogFilter): AuditRecord[] {
   const since = filter.since?.getTime();
+  const rule = filter.rule;
   const out = records.filter(
-    (r) => (since === undefined || Date.parse(r.time) >= since) && (filter.decisions === undefined || filter.decisions.includes(r.decision)),
+    (r) =>
+      (since === undefined || Date.parse(r.time) >= since) &&
+      (filter.decisions === undefined || filter.decisions.includes(r.decision)) &&
+      (rule === undefined || r.rule === rule || (!rule.includes('/') && r.pack === rule)) &&
+      (filter.project === undefined || r.project === filter.project) &&
+      (filter.session === undefined || r.session === filter.session),
   );
   return filter.limit === undefined ? out : out.slice(Math.max(0, out.length - filter.limit));
+}
+
+/** The rotated log (`audit.jsonl.1`) and the current one, oldest first; a missing file is empty. */
+export function rotatedName(file: string): string {
+  return `${file}.1`;
 }

@@ -11,6 +11,8 @@ export const AUDIT_RECORD_VERSION = 1;
 
 /** The command is cut to this many UTF-8 bytes (after redaction) so a line stays one write. */
 export const MAX_COMMAND_BYTES = 4096;
+/** Directories are cut to this many bytes. */
+export const MAX_PATH_BYTES = 1024;
 /** Every other text field is cut to this many bytes. */
 export const MAX_FIELD_BYTES = 256;
 
@@ -32,6 +34,14 @@ export interface AuditRecord {
   /** The shell command line, secrets redacted. */
   command: string | null;
   tool: string | null;
+  /** The directory the action ran in (absent when the harness did not say). */
+  cwd?: string;
+  /** The project root it ran in (docs/allow-once.md: workspace root, else the repository). */
+  project?: string;
+  /** The harness's session (conversation) id. */
+  session?: string;
+  /** An allow-once entry was granted, used or revoked (docs/allow-once.md). */
+  allow_once?: { action: 'grant' | 'use' | 'revoke'; ids: string[]; was?: Decision };
   /** Why the input could not be analysed (the fail-closed answers). */
   error?: string;
   redacted?: { field: string; kinds: RedactionKind[]; count: number }[];
@@ -46,6 +56,9 @@ export interface AuditEvent {
   /** Used when `input` is null or has no `harness`. */
   harness?: string;
   bucklerVersion?: string;
+  /** The project root, when the caller worked it out. */
+  project?: string;
+  allowOnce?: NonNullable<AuditRecord['allow_once']>;
 }
 
 /**
@@ -104,6 +117,13 @@ export function buildAuditRecord(event: AuditEvent, now: Date): AuditRecord {
     command,
     tool: cap('tool', input?.tool?.name, MAX_FIELD_BYTES),
   };
+  const cwd = cap('cwd', input?.shell?.cwd ?? input?.context?.cwd, MAX_PATH_BYTES);
+  if (cwd !== null) record.cwd = cwd;
+  const project = cap('project', event.project, MAX_PATH_BYTES);
+  if (project !== null) record.project = project;
+  const session = cap('session', input?.session?.conversation_id, MAX_FIELD_BYTES);
+  if (session !== null) record.session = session;
+  if (event.allowOnce !== undefined) record.allow_once = event.allowOnce;
   const error = cap('error', output.error?.code, MAX_FIELD_BYTES);
   if (error !== null) record.error = error;
   if (redacted.length) record.redacted = redacted;

@@ -74,10 +74,19 @@ describe('audit wiring', () => {
     expect(records()).toMatchObject([{ decision: 'allow', bypass: true, command: 'git commit -m x' }]);
   });
 
-  it('nothing is written when audit_log is off', async () => {
+  it('nothing is written when audit_log = false', async () => {
+    fs.mkdirSync(env.BUCKLER_CONFIG_HOME as string, { recursive: true });
+    fs.writeFileSync(path.join(env.BUCKLER_CONFIG_HOME as string, 'config.toml'), '[core]\naudit_log = false\n');
     await handleHook(['--driver', 'cursor'], fakeIO({ env, stdin: cursorEvent('git push --force') }));
     expect(await check(['git push --force origin main'], fakeIO({ env }))).toBe(1);
     expect(records()).toEqual([]);
+  });
+
+  it('by default a hook records its deny but not its allow, and a person\'s check is not recorded', async () => {
+    await handleHook(['--driver', 'cursor'], fakeIO({ env, stdin: cursorEvent('ls') }));
+    await handleHook(['--driver', 'cursor'], fakeIO({ env, stdin: cursorEvent('git push --force') }));
+    expect(await check(['git push --force origin main'], fakeIO({ env }))).toBe(1);
+    expect(records()).toMatchObject([{ decision: 'deny', command: 'git push --force' }]);
   });
 
   it('check --audit and evaluate --audit write one record each; buckler log shows them', async () => {

@@ -9,7 +9,7 @@ import { evaluate } from '../core/evaluate.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
-import { checkTier, parseCommandArgs } from './evaluate.ts';
+import { checkTier, parseCommandWords } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import { recordDecision } from './audit.ts';
@@ -26,10 +26,14 @@ Options:
       --tier T        baseline or strict (default: config.toml's [core] tier)
       --tool NAME     the tool name to pass (tool_name rules)
       --json          print the full PolicyOutput as JSON
-      --audit         append the decision to the audit log (also: audit_log = true)
+      --audit         append the decision to the audit log (a person's checks are
+                      not recorded otherwise)
   -h, --help          show this help
 
-Quote the command line, or put it after --:  buckler check -- git push --force origin main
+The words after the options are the command line, quoted or not:
+  buckler check git push --force origin main
+  buckler check "git push --force origin main && rm -rf build"
+Quote it when it holds shell operators (; && | > …), or your shell runs them itself.
 
 Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.
 `;
@@ -37,7 +41,7 @@ Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.
 const COLOURS: Record<Decision, string> = { allow: '32', nudge: '36', ask: '33', deny: '31' };
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs(
+  const parsed = parseCommandWords(
     'check',
     args,
     {
@@ -49,7 +53,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
     io,
-    true,
   );
   if (!parsed) return 2;
   const { values, positionals } = parsed;
@@ -83,7 +86,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (Object.keys(env).length > 0) input.env = env;
   const output = evaluate(input, loaded.policy, { readScript: scriptReader(io.cwd), readAliases: gitAliasReader(io.cwd, io.env) });
 
-  if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: 'cli' });
+  if (values.audit) recordDecision(io, { input, output, harness: 'cli' });
   if (values.json) io.out(`${JSON.stringify(output, null, 2)}\n`);
   else io.out(render(output, loaded.policy.tier, io.stdoutIsTTY && !io.env['NO_COLOR']));
   return output.decision === 'deny' || output.decision === 'ask' ? 1 : 0;

@@ -97,3 +97,29 @@ describe('buckler (built bundle)', () => {
     }
   });
 });
+
+describe('errors are one line on stderr (docs/cli.md)', () => {
+  it.each([
+    [['nosuch']],
+    [['check', '--tier', 'max', 'ls']],
+    [['check']],
+    [['explain', '--frobnicate']],
+    [['test']],
+    [['evaluate', '--frobnicate']],
+    [['validate', '--frobnicate']],
+    [['hooks', 'merge', '--frobnicate']],
+    [['hooks']],
+    [['log', '--frobnicate']],
+    [['paths', '--yaml']],
+    [['doctor', '--frobnicate']],
+  ])('%j', (args) => {
+    const r = buckler(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^buckler[^\n]*\n$/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('buckler version, -v and --version print the version', () => {
+    for (const a of ['version', '-v', '--version']) expect(buckler([a]).stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+  });
+});

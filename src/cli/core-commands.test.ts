@@ -75,7 +75,7 @@ describe('buckler evaluate', () => {
     const io = fakeIO({ env, stdin: input('git reset --hard') });
     expect(await evaluateCmd(['--tier', 'strict'], io)).toBe(0);
     expect(JSON.parse(io.stdout).decision).toBe('deny');
-    expect(io.stderr).toMatch(/^buckler: .*mine\.yaml:4 rule mine\/r: "action" must be one of allow, ask, deny, nudge\n$/);
+    expect(io.stderr).toMatch(/^buckler: .*mine\.yaml:4 rule mine\/r: "action" must be one of allow, ask, deny, nudge \(got "block"; to block, use deny\); the rule is not loaded\n$/);
   });
 
   it('--help', async () => {
@@ -146,11 +146,24 @@ describe('buckler check', () => {
     [[], /give the command line to check/],
     [['--trigger', 'later', 'ls'], /--trigger must be one of/],
     [['--tier', 'max', 'ls'], /--tier must be one of baseline, strict/],
-    [['git', 'push', '--force'], /Unknown option '--force'.*see 'buckler check --help'/],
+    [['--json=x', 'ls'], /--json.*see 'buckler check --help'/],
   ])('errors exit 2: %j', async (args, message) => {
     const io = fakeIO({ env });
     expect(await check(args, io)).toBe(2);
     expect(io.stderr).toMatch(message);
+  });
+
+  it.each<[string[], string]>([
+    // The words after check's own options are the command line, dashes and all.
+    [['git', 'push', '--force', 'origin', 'main'], 'agent-git/no-force-push'],
+    [['--json', 'git', 'push', '-f'], 'agent-git/no-force-push'],
+    [['--tier', 'strict', 'git', 'reset', '--hard'], 'agent-git/no-reset-hard'],
+    [['--', 'git', 'push', '--force'], 'agent-git/no-force-push'],
+    [['git push --force'], 'agent-git/no-force-push'],
+  ])('unquoted words: %j', async (args, rule) => {
+    const io = fakeIO({ env });
+    expect(await check(args, io)).toBe(1);
+    expect(io.stdout).toContain(rule);
   });
 
   it('--help', async () => {
@@ -249,19 +262,23 @@ describe('buckler validate', () => {
     const io = fakeIO({ env, cwd: home });
     expect(await validate(['--rules-dir', 'my-rules'], io)).toBe(1);
     const lines = io.stdout.trim().split('\n');
-    expect(lines).toContain('error: my-rules/team.yaml:5 rule team/bad: "action" must be one of allow, ask, deny, nudge');
+    expect(lines).toContain('error: my-rules/team.yaml:5 rule team/bad: "action" must be one of allow, ask, deny, nudge (got "forbid"; to block, use deny); the rule is not loaded');
     expect(lines).toContain('error: my-rules/team.yaml:11 rule team/wrong-example: example "ls" should match but does not');
     expect(lines.some((l) => /^error: my-rules\/broken\.yml:\d+: not valid YAML: .* \(file skipped\)$/.test(l))).toBe(true);
     expect(lines.at(-1)).toMatch(/^failed: \d+ pack files, \d+ rules checked .*; 3 errors, 0 warnings$/);
   });
 
-  it('--packs-dir replaces the builtin packs; warnings alone do not fail', async () => {
+  it('--packs-dir replaces the builtin packs; warnings alone do not fail, an unknown field does', async () => {
     const packs = path.join(home, 'packs');
     fs.mkdirSync(packs);
-    fs.writeFileSync(path.join(packs, 'x.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: allow, colour: red }\n');
+    fs.writeFileSync(path.join(packs, 'x.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: allow, match: { shell_segments: [{ program: terraform, flags_any: [-auto-approve] }] } }\n');
     const io = fakeIO({ env, cwd: home });
     expect(await validate(['--packs-dir', packs], io)).toBe(0);
-    expect(io.stdout).toMatch(/^warning: packs\/x\.yaml:2 rule x\/r: unknown rule field "colour" \(ignored\)\n/);
+    expect(io.stdout).toMatch(/^warning: packs\/x\.yaml:2 rule x\/r: flags_any entry "-auto-approve" can never match: terraform reads it as the options -a -u -t/);
+    fs.writeFileSync(path.join(packs, 'x.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: allow, colour: red }\n');
+    const bad = fakeIO({ env, cwd: home });
+    expect(await validate(['--packs-dir', packs], bad)).toBe(1);
+    expect(bad.stdout).toMatch(/^error: packs\/x\.yaml:2 rule x\/r: unknown rule field "colour" \(known: /);
     expect(io.stdout).toMatch(/ok: 1 pack file, 1 rule checked/);
   });
 

@@ -142,7 +142,7 @@ describe('buckler doctor', () => {
     fs.mkdirSync(path.join(home(), '.config', 'buckler'), { recursive: true });
     fs.writeFileSync(path.join(home(), '.config', 'buckler', 'config.toml'), '[core]\naudit_log = true\n');
     const clean = doctor();
-    expect(clean.report.buckler.map((f) => f.text).join('\n')).toMatch(/audit log .*audit\.jsonl: (created on the first decision|writable)/);
+    expect(clean.report.buckler.map((f) => f.text).join('\n')).toMatch(/audit log .*audit\.jsonl \(every decision\): (created on the first record|writable)/);
     fs.mkdirSync(state, { recursive: true });
     fs.rmSync(path.join(state, 'audit.jsonl'), { force: true });
     fs.symlinkSync(path.join(t, 'victim'), path.join(state, 'audit.jsonl'));

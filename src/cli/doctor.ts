@@ -218,15 +218,15 @@ async function checkBuckler(io: CliIO): Promise<Finding[]> {
     const refusedFiles = new Set(report.sources.flatMap((s) => s.refused.map((r) => r.file)));
     const errors = report.problems.filter((p) => p.severity === 'error');
     for (const p of errors) {
-      if (!refusedFiles.has(p.file)) out.push({ level: 'problem', text: `not loaded: ${formatProblem(p, (f) => f)}` });
+      if (!refusedFiles.has(p.file)) out.push({ level: 'problem', text: `${p.dropped ? 'not loaded' : 'pack error'}: ${formatProblem(p, (f) => f)}` });
     }
     if (errors.length === 0) out.push({ level: 'ok', text: `${report.policy.rules.length} rules active (tier ${report.policy.tier}) from ${report.files.length} pack files` });
     // The audit log, when it is on or already exists: the same checks a hook makes before writing.
     const log = auditHealth(paths.auditLog, processUid());
     if (log.state === 'unsafe' || log.state === 'unreadable') {
-      out.push({ level: report.config.audit_log ? 'problem' : 'info', text: `audit log ${log.file} is not written: ${log.reason ?? log.state}` });
-    } else if (report.config.audit_log) {
-      out.push({ level: 'ok', text: `audit log ${log.file}: ${log.state === 'absent' ? 'created on the first decision' : 'writable'}${log.note ? ` (${log.note})` : ''}` });
+      out.push({ level: report.config.audit_log !== false ? 'problem' : 'info', text: `audit log ${log.file} is not written: ${log.reason ?? log.state}` });
+    } else if (report.config.audit_log !== false) {
+      out.push({ level: 'ok', text: `audit log ${log.file} (${report.config.audit_log === true ? 'every decision' : 'denials, asks, bypasses, allow-once uses'}): ${log.state === 'absent' ? 'created on the first record' : 'writable'}${log.note ? ` (${log.note})` : ''}` });
     }
     out.push(...sourceFindings(report));
   } catch (e) {

@@ -26,7 +26,9 @@ import type { Adapter, NativeReply } from '../adapters/adapter.ts';
 import { eventNameFromText } from '../adapters/payload.ts';
 import { adapterForPayload, DEFAULT_DRIVER, getAdapter, HARNESS_NAMES } from '../adapters/registry.ts';
 import { failureOutput } from '../adapters/reply.ts';
-import { PolicyError, type PolicyInput, type PolicyOutput } from '../core/contract.ts';
+import { isPreTrigger, PolicyError, type PolicyInput, type PolicyOutput } from '../core/contract.ts';
+import type { AllowOnceUse } from './allow-apply.ts';
+import type { AuditEvent } from '../audit/record.ts';
 import { evaluate, type EvaluateOptions } from '../core/evaluate.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
@@ -66,6 +68,8 @@ export interface HookResult {
   loaded?: LoadedPolicy;
   /** The deadline passed: something (a stdin read) may still be pending; the process must exit. */
   abandoned?: true;
+  /** A deny or ask the person had allowed with `buckler allow` (docs/allow-once.md). */
+  allowOnce?: AllowOnceUse;
 }
 
 /**
@@ -183,6 +187,13 @@ function policyEnv(env: CliIO['env'], keys: readonly string[]): Record<string, s
   return out;
 }
 
+/** What a person is told when rules were dropped at load: how many, the first, and what to run. */
+export function droppedNotice(dropped: readonly string[]): string {
+  const n = dropped.length;
+  const more = n > 1 ? ` (and ${n - 1} more)` : '';
+  return `Buckler: ${n === 1 ? 'a rule was' : `${n} rules were`} not loaded and guard nothing: ${dropped[0]}${more}. Run \`buckler validate\` to see and fix them.`;
+}
+
 function operatorBypass(env: CliIO['env']): boolean {
   return BYPASS_VARS.some((k) => env[k] === '1');
 }
@@ -275,8 +286,18 @@ export async function handleHook(
     loaded = await inTime(deps.loadPolicy(io.env));
     for (const w of loaded.warnings) warn(w);
     input = { ...input, env: policyEnv(io.env, loaded.policy.env_keys) };
-    const output = deps.evaluate(input, loaded.policy);
+    let output = deps.evaluate(input, loaded.policy);
+    let allowOnce: AllowOnceUse | undefined;
+    // Allow-once entries can only matter for a deny or an ask before an action: only then is
+    // the store read (the module is imported then too).
+    if ((output.decision === 'deny' || output.decision === 'ask') && isPreTrigger(input.trigger) && output.error === undefined) {
+      const { applyAllowOnce } = await import('./allow-apply.ts');
+      ({ output, allowOnce } = applyAllowOnce(input, output, io.env, warn));
+    }
     result = { adapter, reply: adapter.adaptOutput(output, raw), output, input, loaded };
+    if (allowOnce) result.allowOnce = allowOnce;
+    // Rules dropped at load guard nothing: say so where the person sees it (never blocks).
+    if (loaded.dropped && loaded.dropped.length > 0 && adapter.notice) result.reply = adapter.notice(result.reply, droppedNotice(loaded.dropped));
   } catch (e) {
     const { code, reason } = explain(e);
     // Not parsed: the event name, if one can be read unambiguously, still says before/after.
@@ -297,27 +318,37 @@ export async function handleHook(
     clearTimeout(timer);
   }
   if (timedOut) result.abandoned = true;
-  // ── AUDIT (owner: audit helper) ───────────────────────────────────────────────────────
-  // One record per hook call when config.toml says audit_log = true. When the call failed
-  // before the policy loaded (an unreadable event), the config is read once more just for
-  // this: fail-closed denies are what an operator most wants to find in the log. Never
-  // changes `result.reply`; a failure to write is one warning on stderr.
-  let auditOn = result.loaded?.config.audit_log;
+  // ── AUDIT ──────────────────────────────────────────────────────────────────────────────
+  // config.toml's audit_log: true records every hook call, false none, absent (the default)
+  // the denials, asks, bypasses and allow-once uses. When the call failed before the policy
+  // loaded (an unreadable event), the config is read once more just for this: fail-closed
+  // denies are what an operator most wants to find in the log. Never changes `result.reply`;
+  // a failure to write is one warning on stderr.
+  const worth = result.output.decision === 'deny' || result.output.decision === 'ask' || result.output.bypass || result.allowOnce !== undefined;
+  let setting: boolean | null | undefined = result.loaded?.config.audit_log;
   // Past the deadline while loading the policy: loading it again for the audit could take as
   // long, and the reply must go out now.
-  if (auditOn === undefined && timedOut && stage === 'policy') auditOn = false;
-  if (auditOn === undefined) {
+  if (setting === undefined && timedOut && stage === 'policy') setting = false;
+  if (setting === undefined && worth) {
     try {
-      auditOn = (await deps.loadPolicy(io.env)).config.audit_log;
+      setting = (await deps.loadPolicy(io.env)).config.audit_log;
     } catch {
-      auditOn = false;
+      setting = null;
     }
   }
   // Imported only then: the audit code (redaction tables included) stays off a default hook's path.
-  if (auditOn) {
+  if (setting === true || (setting === null && worth)) {
     try {
       const { recordDecision } = await import('./audit.ts');
-      recordDecision(io, { input: result.input ?? null, output: result.output, harness: result.adapter.name });
+      const { inputProject } = await import('./allow-apply.ts');
+      const event: AuditEvent = { input: result.input ?? null, output: result.output, harness: result.adapter.name };
+      if (result.allowOnce) {
+        event.project = result.allowOnce.project;
+        event.allowOnce = { action: 'use', ids: result.allowOnce.ids, was: result.allowOnce.was };
+      } else if (result.input?.shell?.cwd !== undefined || result.input?.session?.workspace_roots !== undefined) {
+        event.project = inputProject(result.input, io.env);
+      }
+      recordDecision(io, event);
     } catch (e) {
       warn(`warning: audit record not written: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -27,7 +27,8 @@ Options:
   -i, --input FILE    read the PolicyInput from FILE (default: stdin)
   -o, --output FILE   write the PolicyOutput to FILE (default: stdout)
       --tier TIER     use this tier instead of config.toml's [core] tier
-      --audit         append the decision to the audit log (also: audit_log = true)
+      --audit         append the decision to the audit log (also: audit_log = true;
+                      by default denials, asks and bypasses are recorded)
   -h, --help          show this help
 
 Exit codes: 0 output written (any decision), 2 bad JSON, bad input or bad arguments.
@@ -53,6 +54,36 @@ export function parseCommandArgs(
     io.err(`buckler ${command}: ${(e as Error).message.split('\n')[0]} (see 'buckler ${command} --help')\n`);
     return null;
   }
+}
+
+/**
+ * For commands whose positionals are a command line (`check`, `explain`): options are read only
+ * up to the first word that is not one of the command's own options, and every word from there
+ * on is the command line, dashes and all (`buckler check git push --force origin main`).
+ * `--` ends the options too.
+ */
+export function parseCommandWords(
+  command: string,
+  args: string[],
+  options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>,
+  io: CliIO,
+): CommandArgs | null {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (!a.startsWith('-') || a === '-') break;
+    const name = a.startsWith('--') ? a.slice(2).split('=')[0]! : null;
+    const spec = name !== null ? options[name] : Object.values(options).find((o) => o.short === a.slice(1, 2));
+    // Not one of ours, before any command word: a mistyped option (a command line never starts
+    // with a dash), reported as parseArgs reports it.
+    if (!spec) return parseCommandArgs(command, args.slice(0, i + 1), options, io);
+    if (spec.type === 'string' && !a.includes('=') && (name !== null || a.length === 2)) i++;
+  }
+  const head = parseCommandArgs(command, args.slice(0, i), options, io);
+  if (!head) return null;
+  const rest = args[i] === '--' ? args.slice(i + 1) : args.slice(i);
+  return { values: head.values, positionals: rest };
 }
 
 export function checkTier(command: string, tier: string | undefined, io: CliIO): Tier | undefined | null {
@@ -112,7 +143,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const cwd = input.shell?.cwd ?? io.cwd;
   const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env) });
-  if (values.audit || loaded.config.audit_log) recordDecision(io, { input, output, harness: input.harness ?? 'cli' });
+  const worth = output.decision === 'deny' || output.decision === 'ask' || output.bypass;
+  if (values.audit || loaded.config.audit_log === true || (loaded.config.audit_log === null && worth)) recordDecision(io, { input, output, harness: input.harness ?? 'cli' });
   const json = `${JSON.stringify(output)}\n`;
   const outputFile = values.output as string | undefined;
   if (outputFile === undefined || outputFile === '-') {

@@ -34,9 +34,12 @@ interface Extra {
   gid?: number;
   /** Another copy of the entry (default: this checkout's). */
   bundle?: string;
+  /** Run the arguments as given: without it, an action without --harness gets --harness cursor (what most tests here are about). */
+  asIs?: boolean;
 }
 
-function buckler(args: string[], extra: Extra = {}): Result {
+function buckler(given: string[], extra: Extra = {}): Result {
+  const args = extra.asIs || given.length === 0 || given.some((a) => a.startsWith('--harness') || a === '-h' || a === '--help') ? given : ['--harness', 'cursor', ...given];
   const r = spawnSync(process.execPath, [extra.bundle ?? BUNDLE, 'hooks', ...args], {
     cwd: home,
     encoding: 'utf8',
@@ -458,6 +461,23 @@ describe('buckler hooks --harness all', () => {
     expect(buckler(['status', '--harness', 'all']).code).toBe(0);
     expect(buckler(['strip', '--harness', 'all']).code).toBe(0);
     expect(listing(home)).toEqual(['.claude']);
+  });
+
+  it('is the default: merge, status and strip without --harness act on every harness found', () => {
+    fs.mkdirSync(path.join(home, '.claude'));
+    fs.mkdirSync(path.join(home, '.cursor'));
+    const r = buckler(['merge'], { asIs: true });
+    expect(r.code).toBe(0);
+    expect(fs.existsSync(claudeFile())).toBe(true);
+    expect(fs.existsSync(cursorFile())).toBe(true);
+    const status = buckler(['status'], { asIs: true });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(claudeFile());
+    expect(status.stdout).toContain(cursorFile());
+    expect(buckler(['strip'], { asIs: true }).code).toBe(0);
+    expect(listing(home)).toEqual(['.claude', '.cursor']);
+    expect(buckler(['merge'], { asIs: true, env: {} }).code).toBe(0);
+    expect(buckler(['merge', '--scope', 'local'], { asIs: true }).code).toBe(0);
   });
 
   it('with no harness installed: nothing to do for merge, not wired for status', () => {

@@ -26,7 +26,7 @@ import { INSTALLERS, installerFor } from '../installers/registry.ts';
 import { planJson, renderPlan, renderStatus, statusJson } from '../installers/render.ts';
 import { commandStatus, readStatus, type ConfigStatus } from '../installers/status.ts';
 import type { CliIO } from './io.ts';
-import { processPathContext } from './process-paths.ts';
+import { processPathContext, processPaths, processUid } from './process-paths.ts';
 
 const ACTIONS = ['merge', 'strip', 'status'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -38,8 +38,8 @@ export const HELP = `Usage: buckler hooks merge|strip|status [options]
   status   show which hooks are wired, the command they run and whether it exists
 
 Options:
-  --harness NAME   cursor (default), claude-code, codex, gemini-cli, copilot-cli, or all
-                   (every harness whose home directory exists)
+  --harness NAME   cursor, claude-code, codex, gemini-cli, copilot-cli, or all (default:
+                   every harness whose home directory exists, as setup.sh does)
   --scope SCOPE    user (default), project, local (claude-code only), or managed (claude-code:
                    the administrator's managed settings, which project settings cannot switch off)
   --project DIR    project directory for --scope project|local (default: the current directory)
@@ -66,7 +66,8 @@ class UsageError extends Error {}
 
 function parseArgs(args: string[], cwd: string): Options | 'help' {
   const opts: Partial<Options> & { dryRun: boolean; json: boolean } = { dryRun: false, json: false };
-  let harness = 'cursor';
+  // Every harness found, as setup.sh does: wiring one of several leaves the others unguarded.
+  let harness = 'all';
   let scope = 'user';
   let project: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -210,7 +211,17 @@ function runEdit(opts: Options, list: Target[], ctx: PathContext, io: CliIO): nu
   return code;
 }
 
-function runStatus(opts: Options, list: Target[], ctx: PathContext, io: CliIO): number {
+/** Rules the hooks leave out (errors at load): they guard nothing, so status names them. */
+async function droppedRules(io: CliIO): Promise<string[]> {
+  try {
+    const { loadRuntimePolicy } = await import('../packs/runtime.ts');
+    return (await loadRuntimePolicy(processPaths(io.env), { uid: processUid(), cache: false, examples: false })).dropped ?? [];
+  } catch {
+    return [];
+  }
+}
+
+async function runStatus(opts: Options, list: Target[], ctx: PathContext, io: CliIO): Promise<number> {
   let ok = list.length > 0;
   const results: Record<string, unknown>[] = [];
   for (const t of list) {
@@ -234,16 +245,20 @@ function runStatus(opts: Options, list: Target[], ctx: PathContext, io: CliIO): 
       results.push({ harness: t.installer.name, scope: opts.scope, file: t.file, error: report(io, e, t.file) });
     }
   }
-  if (opts.json) io.out(`${JSON.stringify({ action: 'status', ok, results }, null, 2)}\n`);
+  const dropped = await droppedRules(io);
+  if (opts.json) io.out(`${JSON.stringify({ action: 'status', ok, results, rules_not_loaded: dropped }, null, 2)}\n`);
+  else if (dropped.length > 0) {
+    io.out(`rules not loaded (the hooks leave them out; they guard nothing; run 'buckler validate'):\n${dropped.map((d) => `  ${d}\n`).join('')}`);
+  }
   return ok ? 0 : 1;
 }
 
-export function run(args: string[], io: CliIO): number {
+export function run(args: string[], io: CliIO): number | Promise<number> {
   let opts: Options | 'help';
   try {
     opts = parseArgs(args, io.cwd);
   } catch (e) {
-    io.err(`buckler hooks: ${e instanceof Error ? e.message : String(e)}\nRun 'buckler hooks --help'.\n`);
+    io.err(`buckler hooks: ${e instanceof Error ? e.message : String(e)} (see 'buckler hooks --help')\n`);
     return 2;
   }
   if (opts === 'help') {

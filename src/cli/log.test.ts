@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../audit/record.ts';
 import { fakeIO, type FakeIO } from './fake-io.testing.ts';
 import { formatRecord, printable, run } from './log.ts';
+import { run as stats } from './stats.ts';
 
 const io_ = (env: Record<string, string>, tty = false): FakeIO => fakeIO({ env, tty });
 
@@ -34,9 +35,9 @@ beforeAll(() => {
   const lines = [
     rec(300, 'deny', 'git push -f old'),
     rec(90, 'allow', 'ls'),
-    rec(30, 'deny', 'git push --force origin main'),
+    rec(30, 'deny', 'git push --force origin main', { project: '/p/one', session: 's1' }),
     rec(20, 'nudge', 'git add .'),
-    rec(10, 'allow', 'git commit -m x', { bypass: true }),
+    rec(10, 'allow', 'git commit -m x', { bypass: true, project: '/p/two', session: 's2' }),
   ].map((r) => JSON.stringify(r));
   lines.splice(2, 0, '{"torn":', 'garbage');
   fs.writeFileSync(path.join(env.BUCKLER_STATE_HOME as string, 'audit.jsonl'), `${lines.join('\n')}\n`);
@@ -61,12 +62,17 @@ describe('buckler log', () => {
     [['--since', '1h'], ['git push --force origin main', 'git add .', 'git commit -m x']],
     [['--since', '2h', '--decision', 'allow'], ['ls', 'git commit -m x']],
     [['-n1'], ['git commit -m x']],
+    [['--rule', 'agent-git/no-force-push'], ['git push -f old', 'git push --force origin main']],
+    [['--rule', 'agent-git', '-n', '1'], ['git push --force origin main']],
+    [['--project', '/p/one'], ['git push --force origin main']],
+    [['--session', 's2'], ['git commit -m x']],
+    [['--session', 's1', '--decision', 'allow'], []],
   ])('%j', (args, commands) => {
     const io = io_(env);
     expect(run(['--json', ...args], io)).toBe(0);
     const got = io.stdout
-      .trim()
       .split('\n')
+      .filter((l) => l !== '')
       .map((l) => (JSON.parse(l) as AuditRecord).command);
     expect(got).toEqual(commands);
   });
@@ -114,5 +120,30 @@ describe('formatRecord', () => {
     expect(formatRecord(rec(0, 'deny', 'x', { truncated: [{ field: 'command', bytes: 9000 }] }), false)).toMatch(/ x…\n$/);
     expect(formatRecord(rec(0, 'deny', 'x', { error: 'bad_json' }), false)).toContain('(error: bad_json)');
     expect(formatRecord(rec(0, 'allow', 'x', { command: null, tool: 'Write' }), false)).toMatch(/\[tool Write\]\n$/);
+  });
+});
+
+describe('buckler stats', () => {
+  it('counts by decision, rule, project and day, and the most often blocked commands', () => {
+    const io = io_(env);
+    expect(stats(['--json'], io)).toBe(0);
+    const got = JSON.parse(io.stdout) as { records: number; by_decision: Record<string, number>; by_rule: Record<string, number>; by_project: Record<string, number>; by_day: Record<string, number>; top_blocked: unknown[] };
+    expect(got.records).toBe(5);
+    expect(got.by_decision).toEqual({ deny: 2, allow: 2, nudge: 1 });
+    expect(got.by_rule).toEqual({ 'agent-git/no-force-push': 2, '(no rule)': 3 });
+    expect(got.by_project).toEqual({ '(unknown)': 3, '/p/one': 1, '/p/two': 1 });
+    expect(Object.values(got.by_day).reduce((a, b) => a + b, 0)).toBe(5);
+    expect(got.top_blocked).toEqual([
+      { command: 'git push --force origin main', count: 1 },
+      { command: 'git push -f old', count: 1 },
+    ]);
+  });
+
+  it('filters like log, and prints a readable summary', () => {
+    const io = io_(env);
+    expect(stats(['--decision', 'deny'], io)).toBe(0);
+    expect(io.stdout).toMatch(/^2 decisions\nBy decision\n +2  deny\nBy rule\n +2  agent-git\/no-force-push\n/);
+    expect(io.stdout).toMatch(/Most often denied or asked\n +1  git push --force origin main\n +1  git push -f old\n$/);
+    expect(stats(['-n', '3'], io_(env))).toBe(2);
   });
 });

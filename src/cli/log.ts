@@ -6,17 +6,23 @@
 import fs from 'node:fs';
 import { DECISIONS, type Decision } from '../core/contract.ts';
 import type { AuditRecord } from '../audit/record.ts';
-import { filterRecords, parseAuditLog, parseSince, type LogFilter } from '../audit/read.ts';
+import path from 'node:path';
+import { filterRecords, parseAuditLog, parseSince, rotatedName, type LogFilter } from '../audit/read.ts';
+import { projectRoot } from './project.ts';
 import type { CliIO } from './io.ts';
-import { processPaths } from './process-paths.ts';
+import { processPathContext, processPaths } from './process-paths.ts';
 
-const USAGE = `Usage: buckler log [--since D] [--decision D[,D…]] [--json] [-n N] [--file PATH]
+const USAGE = `Usage: buckler log [--since D] [--decision D[,D…]] [--rule R] [--project P] [--session S]
+                   [--json] [-n N] [--file PATH]
 
-Shows recent decisions from the audit log (turn it on with audit_log = true in config.toml,
-or --audit on one command), newest last.
+Shows recent decisions from the audit log, newest last (denials, asks, bypasses and
+allow-once uses by default; every decision with audit_log = true in config.toml).
   --since D       only decisions since D: an age (30m, 2h, 1d, 1w) or a date (2025-11-29,
                   2025-11-29T10:00Z)
   --decision D    only these decisions (allow, deny, ask, nudge; comma-separated)
+  --rule R        only this rule (pack/rule), or every rule of a pack
+  --project P     only this project (its root directory; . for the current one)
+  --session S     only this harness session (conversation) id
   -n N            only the last N (default 20, or all with --since)
   --json          the records themselves, one JSON object per line
   --file PATH     another audit log than the configured one
@@ -30,7 +36,7 @@ interface Options {
   file: string | null;
 }
 
-function parseArgs(args: string[], now: Date): Options | string {
+export function parseArgs(args: string[], now: Date): Options | string {
   const filter: LogFilter = {};
   let json = false;
   let file: string | null = null;
@@ -59,6 +65,9 @@ function parseArgs(args: string[], now: Date): Options | string {
         limit = Number(v);
       } else if (/^-n[1-9]\d*$/.test(arg)) limit = Number(arg.slice(2));
       else if (name === '--file') file = value();
+      else if (name === '--rule') filter.rule = value();
+      else if (name === '--project') filter.project = value();
+      else if (name === '--session') filter.session = value();
       else return `unknown option '${arg}'`;
     } catch (e) {
       return (e as Error).message;
@@ -93,9 +102,35 @@ export function formatRecord(r: AuditRecord, colour: boolean): string {
     printable(r.rule ?? '-'),
   ];
   if (r.bypass) parts.push(paint('35', '(bypass)'));
+  if (r.allow_once !== undefined) parts.push(paint('35', `(allow-once ${r.allow_once.action}${r.allow_once.was !== undefined ? ` of a ${r.allow_once.was}` : ''})`));
   if (r.error !== undefined) parts.push(paint('31', `(error: ${printable(r.error)})`));
   parts.push(printable(what) + (r.truncated?.some((t) => t.field === 'command') ? '…' : ''));
   return `${parts.join('  ')}\n`;
+}
+
+/** `--project .` or a relative path: the project of that directory, as hooks record it. */
+export function projectFilter(value: string, io: CliIO): string {
+  return value === '.' ? projectRoot(io.cwd, processPathContext(io.env).home) : path.resolve(io.cwd, value);
+}
+
+/**
+ * The log's text, the rotated generation first; '' when there is no log yet (said on stderr
+ * for the configured one); null when it cannot be read (said on stderr).
+ */
+export function readLog(file: string, configured: boolean, command: string, io: CliIO): string | null {
+  let text = '';
+  for (const f of [rotatedName(file), file]) {
+    try {
+      text += fs.readFileSync(f, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && (configured || f !== file)) continue;
+      io.err(`buckler ${command}: cannot read ${f}: ${(e as Error).message}\n`);
+      return null;
+    }
+  }
+  if (text === '' && configured) io.err(`buckler ${command}: no audit log at ${file} yet (audit_log = false in config.toml turns it off)\n`);
+  return text;
 }
 
 export function run(args: string[], io: CliIO): number {
@@ -105,22 +140,14 @@ export function run(args: string[], io: CliIO): number {
   }
   const opts = parseArgs(args, new Date());
   if (typeof opts === 'string') {
-    io.err(`buckler log: ${opts}\n${USAGE}`);
+    io.err(`buckler log: ${opts} (see 'buckler log --help')\n`);
     return 2;
   }
+  if (opts.filter.project !== undefined) opts.filter.project = projectFilter(opts.filter.project, io);
   const file = opts.file ?? processPaths(io.env).auditLog;
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && opts.file === null) {
-      io.err(`buckler log: no audit log at ${file} yet (turn it on with audit_log = true in config.toml, or --audit)\n`);
-      return 0;
-    }
-    io.err(`buckler log: cannot read ${file}: ${(e as Error).message}\n`);
-    return 1;
-  }
+  const text = readLog(file, opts.file === null, 'log', io);
+  if (text === null) return 1;
+  if (text === '') return 0;
   const { records, skipped } = parseAuditLog(text);
   const shown = filterRecords(records, opts.filter);
   const colour = io.stdoutIsTTY && !opts.json && (io.env.NO_COLOR ?? '') === '';

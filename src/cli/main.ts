@@ -16,11 +16,16 @@ export type CommandRun = (args: string[], io: CliIO) => number | Promise<number>
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CommandRun }> }> = {
   evaluate: { summary: 'PolicyInput JSON in, PolicyOutput JSON out', load: () => import('./evaluate.ts') },
   check: { summary: 'decide one command line, readably', load: () => import('./check.ts') },
+  explain: { summary: 'why a command line (or harness event) gets its decision, rule by rule', load: () => import('./explain.ts') },
+  test: { summary: 'run policy test cases (YAML): exit 1 with a diff on a mismatch', load: () => import('./policy-test.ts') },
   validate: { summary: 'check packs and user rules; exit 1 on errors', load: () => import('./validate.ts') },
   hooks: { summary: 'merge|strip|status Buckler in a harness config', load: () => import('./hooks.ts') },
   paths: { summary: 'print the files and directories Buckler uses', load: () => import('./paths.ts') },
   log: { summary: 'show recent decisions from the audit log', load: () => import('./log.ts') },
+  stats: { summary: 'count the audit log by decision, rule, project and day', load: () => import('./stats.ts') },
+  replay: { summary: 're-decide logged commands under another policy; print what changes', load: () => import('./replay.ts') },
   pack: { summary: 'signed pack bundles: keygen|sign|install|list|update|rollback|remove', load: () => import('./pack.ts') },
+  allow: { summary: 'let one blocked command through, once (--list, --revoke)', load: () => import('./allow.ts') },
   doctor: { summary: 'check that Buckler really guards every harness here; exit 1 on a problem', load: () => import('./doctor.ts') },
 };
 
@@ -37,7 +42,7 @@ export function helpText(): string {
     '                            default $BUCKLER_DRIVER or cursor; EVENT: for payloads that',
     '                            do not name their event, Copilot CLI native hooks)',
     ...lines,
-    '  buckler --version | --help',
+    '  buckler version | --version | -v | --help',
     '',
     "Run 'buckler COMMAND --help' for a command's options.",
     '',
@@ -68,7 +73,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     abandonedHook = run.abandoned;
     return run.exitCode;
   }
-  if (first === '--version' || first === '-V') {
+  if (first === '--version' || first === '-V' || first === '-v' || first === 'version') {
     io.out(`${VERSION}\n`);
     return 0;
   }

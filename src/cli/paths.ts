@@ -82,7 +82,7 @@ export function run(args: string[], io: CliIO): number {
       io.out(USAGE);
       return 0;
     } else {
-      io.err(`buckler paths: unknown option '${a}'\n${USAGE}`);
+      io.err(`buckler paths: unknown option '${a}' (see 'buckler paths --help')\n`);
       return 2;
     }
   }

@@ -40,6 +40,12 @@ export interface EvaluateOptions {
    * a command uses a word that may be an alias. Injected by the caller, like readScript.
    */
   readAliases?: AliasReader;
+  /**
+   * Called once, after the line is decided, with every judged command and the index of the
+   * deciding one (explain.ts builds its trace from them). Not called for a bypass or a line that
+   * cannot be parsed. Absent on the hook path: deciding costs nothing more.
+   */
+  onDecided?: (judged: readonly Judged[], decisive: number) => void;
 }
 
 export function isBypass(env: Readonly<Record<string, string>> | undefined): boolean {
@@ -134,6 +140,7 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
   });
   out.rule = judged[decisive]?.winner?.rule.id ?? null;
   Object.assign(out, lineMessages(judged, decisive, out.decision, input));
+  if (options.onDecided) options.onDecided(judged, decisive);
   return out;
 }
 

@@ -80,9 +80,19 @@ const FILES: Record<string, 'access' | 'access_none' | 'count' | 'access_map' | 
   leading: 'bool',
 };
 
+/** The fields of program data and what each holds (docs/pack.schema.json is checked against these). */
+export const GRAMMAR_FIELDS = {
+  level: LEVEL,
+  program: PROGRAM,
+  runs: RUNS,
+  files: FILES,
+  access: ACCESS,
+} as const;
+
 const INLINE_ALIAS_STRINGS = ['option', 'prefix', 'env_option', 'env_key', 'env_value', 'env_parameters', 'config_command', 'dir_option'];
 const INLINE_ALIAS_LISTS = ['config_value_options', 'config_read_only', 'config_rename', 'config_vars', 'include_keys'];
 const INLINE_ALIAS_MAPS = ['option_vars'];
+export const INLINE_ALIAS_FIELDS = { strings: INLINE_ALIAS_STRINGS, lists: INLINE_ALIAS_LISTS, maps: INLINE_ALIAS_MAPS } as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');

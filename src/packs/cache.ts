@@ -94,6 +94,7 @@ export interface CachedLoad {
   policy: CompiledPolicy;
   config: BucklerConfig;
   warnings: string[];
+  dropped?: string[];
 }
 
 /**
@@ -261,6 +262,7 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
   if (!isObject(rec) || rec['cache_format'] !== CACHE_FORMAT || rec['stamp'] !== stamp) return null;
   const loaded = rec['loaded'];
   if (!isObject(loaded) || !isStrings(loaded['warnings'])) return null;
+  if (loaded['dropped'] !== undefined && !isStrings(loaded['dropped'])) return null;
   const { policy, config } = loaded;
   if (!isObject(policy) || !isObject(config)) return null;
   if (
@@ -276,7 +278,7 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
   ) {
     return null;
   }
-  if (!(TIERS as readonly unknown[]).includes(config['tier']) || typeof config['audit_log'] !== 'boolean' || !isObject(config['packs'])) {
+  if (!(TIERS as readonly unknown[]).includes(config['tier']) || (typeof config['audit_log'] !== 'boolean' && config['audit_log'] !== null) || !isObject(config['packs'])) {
     return null;
   }
   policy['grammars'] = lazyGrammars(policy['grammars'] as Record<string, string>);

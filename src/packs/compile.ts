@@ -7,6 +7,7 @@
 import { BYPASS_VARS, POLICY_FORMAT, type CompiledPolicy, type CompiledRule, type GuardedWords, type PackInfo, type Tier } from '../core/policy.ts';
 import { BUILTIN_GRAMMARS, mergeGrammar } from '../grammars/index.ts';
 import type { ProgramGrammar } from '../grammars/types.ts';
+import type { KnownRule } from '../core/explain.ts';
 import { runExamples } from './examples.ts';
 import { lineFor, type LineMap, type Problem } from './problems.ts';
 import { readGuardedWords, readHeader, readPrograms, readRules, type LoadedRule } from './schema.ts';
@@ -32,6 +33,8 @@ export interface CompileResult {
   problems: Problem[];
   /** Every checked rule of every pack, loaded or not (for validate's summary). */
   checked: number;
+  /** Every good rule in load order, with whether it is in force and why not (for explain). */
+  known: KnownRule[];
 }
 
 export function compilePolicy(sources: readonly PackSource[], opts: CompileOptions): CompileResult {
@@ -59,6 +62,7 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
   const guarded: GuardedWords[] = [];
   const packs: PackInfo[] = [];
   const ids = new Set<string>();
+  const known: KnownRule[] = [];
   let checked = 0;
   for (const { src, ctx, header, enabled } of parts) {
     if (!header.usable) continue;
@@ -69,11 +73,13 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
     let count = 0;
     for (const l of loaded) {
       if (ids.has(l.rule.id)) {
-        problems.push(ruleProblem(src, l, `duplicate rule id ${l.rule.id} (already loaded from an earlier file); this one is skipped`));
+        problems.push({ ...ruleProblem(src, l, `duplicate rule id ${l.rule.id} (already loaded from an earlier file); this one is skipped`), dropped: true });
         continue;
       }
       ids.add(l.rule.id);
-      if (!enabled || (l.rule.tier === 'strict' && opts.tier !== 'strict')) continue;
+      const state = !enabled ? 'skipped_pack' : l.rule.tier === 'strict' && opts.tier !== 'strict' ? 'skipped_tier' : 'active';
+      known.push({ rule: l.rule, state, source: src.file });
+      if (state !== 'active') continue;
       rules.push(l.rule);
       count++;
     }
@@ -90,6 +96,7 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
     policy: { policy_format: POLICY_FORMAT, tier: opts.tier, packs, rules, grammars, env_keys: [...envKeys].sort(), guarded_words: guarded },
     problems,
     checked,
+    known,
   };
 }
 

@@ -11,7 +11,11 @@ import type { Problem } from './problems.ts';
 
 export interface BucklerConfig {
   tier: Tier;
-  audit_log: boolean;
+  /**
+   * `[core] audit_log`: true records every decision, false none; absent (null) records the
+   * denials, asks, bypasses and allow-once uses (docs/audit-log.md).
+   */
+  audit_log: boolean | null;
   packs: Record<string, { enabled: boolean }>;
   /**
    * `[bundles] trusted_keys`: the public keys (`ed25519:…`) whose signed pack bundles load
@@ -20,7 +24,7 @@ export interface BucklerConfig {
   trusted_keys?: string[];
 }
 
-export const DEFAULT_CONFIG: Readonly<BucklerConfig> = Object.freeze({ tier: 'baseline', audit_log: false, packs: {} });
+export const DEFAULT_CONFIG: Readonly<BucklerConfig> = Object.freeze({ tier: 'baseline', audit_log: null, packs: {} });
 
 let toml: typeof SmolToml | undefined;
 function smolToml(): typeof SmolToml {
@@ -35,7 +39,7 @@ const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'obje
 
 export function parseConfig(text: string, file: string): { config: BucklerConfig; problems: Problem[] } {
   const problems: Problem[] = [];
-  const config: BucklerConfig = { tier: 'baseline', audit_log: false, packs: {} };
+  const config: BucklerConfig = { tier: 'baseline', audit_log: null, packs: {} };
   const warn = (message: string, line?: number): void => {
     problems.push(line === undefined ? { severity: 'warning', file, message } : { severity: 'warning', file, line, message });
   };
@@ -45,7 +49,7 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
   } catch (e) {
     const err = e as { message?: unknown; line?: unknown };
     const first = String(err.message ?? e).split('\n')[0];
-    warn(`not valid TOML (${first}); using the defaults: tier baseline, no audit log, all packs on`, typeof err.line === 'number' ? err.line : undefined);
+    warn(`not valid TOML (${first}); using the defaults: tier baseline, audit log of blocks only, all packs on`, typeof err.line === 'number' ? err.line : undefined);
     return { config, problems };
   }
   for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs' && k !== 'bundles') warn(`unknown section [${k}] (ignored)`);
@@ -62,7 +66,7 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
       const audit = core['audit_log'];
       if (audit !== undefined) {
         if (typeof audit === 'boolean') config.audit_log = audit;
-        else warn(`core.audit_log must be true or false, not ${JSON.stringify(audit)}; the audit log stays off`);
+        else warn(`core.audit_log must be true or false, not ${JSON.stringify(audit)}; the audit log records blocks only (the default)`);
       }
     }
   }

@@ -69,7 +69,7 @@ ${GOOD_RULE}`,
     const r = await load();
     const errors = r.problems.filter((p) => p.severity === 'error');
     expect(errors.map((p) => formatProblem(p))).toEqual([
-      `${file}:7 rule agent-x/no-force-push: "action" must be one of allow, ask, deny, nudge`,
+      `${file}:7 rule agent-x/no-force-push: "action" must be one of allow, ask, deny, nudge (got "block"; to block, use deny); the rule is not loaded`,
     ]);
     expect(r.policy.rules.map((x) => x.id)).toEqual(['agent-x/no-rm']);
     expect(run(r.policy, 'rm -rf /tmp/x').decision).toBe('deny');
@@ -152,12 +152,16 @@ ${GOOD_RULE}`,
     expect(r.policy.rules).toEqual([]);
   });
 
-  it('unknown rule and pack fields are warnings; the rule still loads', async () => {
+  it('unknown rule and pack fields are errors naming file, line and rule; the rule still loads', async () => {
     write(path.join(packsDir, 'p.yaml'), 'pack: p\nauthor: me\nrules:\n  - id: r\n    trigger: pre_shell_exec\n    action: ask\n    severity: high\n');
     const r = await load();
     expect(r.problems.map((p) => [p.severity, p.line, p.message])).toEqual([
-      ['warning', 2, 'unknown pack field "author" (ignored)'],
-      ['warning', 7, 'unknown rule field "severity" (ignored)'],
+      ['error', 2, 'unknown pack field "author" (known: pack, version, description, defaults, rules, programs, guarded_words); the field does nothing'],
+      [
+        'error',
+        7,
+        'unknown rule field "severity" (known: id, description, trigger, match, action, priority, tier, user_message, agent_message, additional_context, enabled, examples); the field does nothing, the rest of the rule is in force',
+      ],
     ]);
     expect(r.policy.rules.map((x) => x.id)).toEqual(['p/r']);
   });
@@ -281,10 +285,10 @@ rules:
     write(path.join(packsDir, 't.yaml'), TWO_TIERS);
     const cfg = write(path.join(configHome, 'config.toml'), '[core]\ntier = \n');
     const r = await load();
-    expect(r.config).toEqual({ tier: 'baseline', audit_log: false, packs: {} });
+    expect(r.config).toEqual({ tier: 'baseline', audit_log: null, packs: {} });
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatchObject({ severity: 'warning', file: cfg, line: 2 });
-    expect(r.problems[0]!.message).toMatch(/not valid TOML .*using the defaults: tier baseline, no audit log/);
+    expect(r.problems[0]!.message).toMatch(/not valid TOML .*using the defaults: tier baseline, audit log of blocks only/);
     expect(r.policy.rules.map((x) => x.id)).toEqual(['t/baseline-one']);
   });
 
@@ -299,7 +303,7 @@ rules:
     const r = await load();
     expect(r.problems.map((p) => p.message).join('\n')).toMatch(message);
     expect(r.config.tier).toBe('baseline');
-    expect(r.config.audit_log).toBe(false);
+    expect(r.config.audit_log).toBeNull();
   });
 
   it('builtin packs (by file name) load before user packs (by file name); .yml counts, other files do not', async () => {
@@ -333,12 +337,19 @@ rules:
     expect(policy.rules[0]!.env).toEqual({ CI: 'true', LEVEL: '3' });
   });
 
-  it('loadRuntimePolicy gives the policy, the config and one line per problem', async () => {
-    write(path.join(packsDir, 'p.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: nope }\n');
+  it('loadRuntimePolicy gives the policy, the config, one line per problem and the rules dropped', async () => {
+    write(path.join(packsDir, 'p.yaml'), 'rules:\n  - { id: r, trigger: pre_shell_exec, action: nope }\n  - { id: s, trigger: pre_shell_exec, action: deny, colour: red }\n');
     const loaded = await loadRuntimePolicy(paths(), { packsDir });
-    expect(Object.keys(loaded).sort()).toEqual(['config', 'policy', 'warnings']);
-    expect(loaded.warnings).toHaveLength(1);
+    expect(Object.keys(loaded).sort()).toEqual(['config', 'dropped', 'policy', 'warnings']);
+    expect(loaded.warnings).toHaveLength(2);
     expect(loaded.warnings[0]).toMatch(/p\.yaml:2 rule p\/r: "action" must be one of/);
+    // The unknown field is an error too, but the rule stays in force: it is not dropped.
+    expect(loaded.dropped).toEqual([loaded.warnings[0]]);
+    expect(loaded.policy.rules.map((r) => r.id)).toEqual(['p/s']);
+    // From the compiled-pack cache the same.
+    const again = await loadRuntimePolicy(paths(), { packsDir });
+    expect(again.cached).toBe(true);
+    expect(again.dropped).toEqual(loaded.dropped);
   });
 });
 

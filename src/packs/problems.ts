@@ -12,6 +12,8 @@ export interface Problem {
   /** `pack/rule`, when the problem concerns one rule. */
   rule?: string;
   message: string;
+  /** The rule (or file) is left out of the policy because of it: what hooks report to a person. */
+  dropped?: true;
 }
 
 /** `packs/agent-git.yaml:41 rule agent-git/no-force-push: "action" must be one of …` */

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { KnownRule } from '../core/explain.ts';
 import type { CompiledPolicy, Tier } from '../core/policy.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { builtinPacksDir, compilerStampFile, type Paths } from '../paths.ts';
@@ -50,6 +51,12 @@ export interface LoadedPolicy {
   config: BucklerConfig;
   /** One line per problem found (file:line rule id: what), for stderr. */
   warnings: string[];
+  /**
+   * Rules (or whole files) left out of the policy because of an error, one line each
+   * (file:line rule id: what). Hooks tell a person through the harness where it can
+   * (Adapter.notice); absent: none.
+   */
+  dropped?: string[];
   /** True when it came from the compiled-pack cache (nothing was compiled). */
   cached?: boolean;
 }
@@ -62,6 +69,8 @@ export interface PolicyReport extends LoadedPolicy {
   sources: SourceReport[];
   /** Rules checked (all packs and tiers). */
   checked: number;
+  /** Every good rule in load order, with its state (active, or why it is skipped). */
+  known: KnownRule[];
 }
 
 /**
@@ -161,8 +170,8 @@ function checkCacheFile(dir: string, file: string, stamp: string, uid: number | 
 }
 
 async function compileFromDisk(paths: Paths, opts: RuntimeOptions): Promise<LoadedPolicy> {
-  const { policy, config, warnings } = reportFor(paths, opts, await import('./compiler.ts'));
-  return { policy, config, warnings };
+  const { policy, config, warnings, dropped } = reportFor(paths, opts, await import('./compiler.ts'));
+  return dropped ? { policy, config, warnings, dropped } : { policy, config, warnings };
 }
 
 function providers(paths: Paths, opts: RuntimeOptions): PackSourceProvider[] {
@@ -248,9 +257,11 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: Compiler): PolicyRepor
     policy: compiled.policy,
     config,
     warnings: problems.map((p) => formatProblem(p)),
+    ...(problems.some((p) => p.dropped) ? { dropped: problems.filter((p) => p.dropped).map((p) => formatProblem(p)) } : {}),
     problems,
     files,
     sources,
     checked: compiled.checked,
+    known: compiled.known,
   };
 }

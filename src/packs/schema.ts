@@ -10,6 +10,7 @@ import { TIERS, type CompiledRule, type SegmentMatcher, type Tier } from '../cor
 import type { Grammars, ProgramGrammar } from '../grammars/types.ts';
 import { grammarProblems, normaliseGrammar } from '../grammars/validate.ts';
 import { lineFor, type LineMap, type Problem } from './problems.ts';
+import { checkRuleOptions, subcommandWarning } from './rule-options.ts';
 
 export interface RuleExample {
   command?: string;
@@ -37,12 +38,12 @@ export interface PackContext {
 type Obj = Record<string, unknown>;
 type Path = (string | number)[];
 
-const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs', 'guarded_words'];
-const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
+export const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs', 'guarded_words'];
+export const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
 const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'opaque', 'subcommand_dynamic'] as const;
 /** Pack keys that are another name of a compiled condition (pack format "1" spelled it so). */
 const SEGMENT_SYNONYMS: Record<string, (typeof SEGMENT_BOOLEANS)[number]> = { gh_api_delete: 'method_delete' };
-const SEGMENT_KEYS = [
+export const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case',
   'positionals_min', 'positionals_any', 'script_from', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS),
 ];
@@ -89,7 +90,7 @@ export function readHeader(doc: unknown, ctx: PackContext): PackHeader {
     at([], 'a pack must be a YAML mapping with a "rules" list');
     return header;
   }
-  for (const k of Object.keys(doc)) if (!PACK_KEYS.includes(k)) at([k], `unknown pack field "${k}" (ignored)`, 'warning');
+  for (const k of Object.keys(doc)) if (!PACK_KEYS.includes(k)) at([k], `unknown pack field "${k}" (known: ${PACK_KEYS.join(', ')}); the field does nothing`);
   const version = doc['version'];
   if (version !== undefined && String(version) !== PACK_FORMAT) {
     at(['version'], `pack format version ${JSON.stringify(version)} is not supported (this Buckler reads "${PACK_FORMAT}")`);
@@ -207,7 +208,14 @@ export function readRules(
       problems.push(p);
     };
     try {
-      const loaded = readRule(raw, index, header, grammars, (path, m) => report('warning', path, m));
+      const loaded = readRule(
+        raw,
+        index,
+        header,
+        grammars,
+        (path, m) => report('warning', path, m),
+        (path, m) => report('error', path, m),
+      );
       if (!loaded) return;
       if (seen.has(loaded.rule.id)) throw new RuleProblem(`duplicate rule id "${localId}" in pack ${header.id}`, ['id']);
       seen.add(loaded.rule.id);
@@ -216,6 +224,7 @@ export function readRules(
     } catch (e) {
       if (!(e instanceof RuleProblem)) throw e;
       report('error', e.path, e.message);
+      problems[problems.length - 1]!.dropped = true;
     }
   });
   return { rules, problems };
@@ -227,9 +236,12 @@ function readRule(
   header: PackHeader,
   grammars: Grammars,
   warn: (path: Path, message: string) => void,
+  fail: (path: Path, message: string) => void,
 ): LoadedRule | null {
   if (!isObject(raw)) throw new RuleProblem('a rule must be a mapping', []);
-  for (const k of Object.keys(raw)) if (!RULE_KEYS.includes(k)) warn([k], `unknown rule field "${k}" (ignored)`);
+  // An unknown field is an error (a misspelt condition or setting would otherwise do nothing
+  // unnoticed); the rule stays in force, as a rule whose examples fail does.
+  for (const k of Object.keys(raw)) if (!RULE_KEYS.includes(k)) fail([k], `unknown rule field "${k}" (known: ${RULE_KEYS.join(', ')}); the field does nothing, the rest of the rule is in force`);
   const id = raw['id'];
   if (typeof id !== 'string' || id === '') throw new RuleProblem('"id" is required and must be a non-empty string', ['id']);
   if (!/^[A-Za-z0-9_.-]+$/.test(id)) throw new RuleProblem('"id" may hold only letters, digits, "-", "_" and "."', ['id']);
@@ -239,7 +251,9 @@ function readRule(
   const triggers = readTriggers(raw['trigger']);
   const action = raw['action'];
   if (typeof action !== 'string' || !(DECISIONS as readonly string[]).includes(action)) {
-    throw new RuleProblem(`"action" must be one of ${[...DECISIONS].sort().join(', ')}`, ['action']);
+    const hint = typeof action === 'string' && ['block', 'reject', 'forbid', 'refuse', 'prevent'].includes(action.toLowerCase()) ? '; to block, use deny' : '';
+    const got = action === undefined ? 'none given' : `got ${JSON.stringify(action)}`;
+    throw new RuleProblem(`"action" must be one of ${[...DECISIONS].sort().join(', ')} (${got}${hint}); the rule is not loaded`, ['action']);
   }
   if (action === 'deny' || action === 'ask') {
     const after = triggers.filter((t) => t.startsWith('post_'));
@@ -259,7 +273,7 @@ function readRule(
     if (v !== undefined && v !== null && typeof v !== 'string') throw new RuleProblem(`"${k}" must be a string or null`, [k]);
     messages[k] = typeof v === 'string' ? v : null;
   }
-  const { shell_segments, tool_name, env } = readMatch(raw['match'], grammars);
+  const { shell_segments, tool_name, env } = readMatch(raw['match'], grammars, warn);
   const examples = readExamples(raw['examples']);
   if (enabled === false) return null;
   const rule: CompiledRule = {
@@ -286,7 +300,7 @@ function readTriggers(v: unknown): Trigger[] {
   return [...new Set(list)] as Trigger[];
 }
 
-function readMatch(v: unknown, grammars: Grammars): Pick<CompiledRule, 'shell_segments' | 'tool_name' | 'env'> {
+function readMatch(v: unknown, grammars: Grammars, warn: (path: Path, message: string) => void): Pick<CompiledRule, 'shell_segments' | 'tool_name' | 'env'> {
   const out: Pick<CompiledRule, 'shell_segments' | 'tool_name' | 'env'> = { shell_segments: null, tool_name: null, env: null };
   if (v === undefined || v === null) return out;
   if (!isObject(v)) throw new RuleProblem('"match" must be a mapping', ['match']);
@@ -298,7 +312,7 @@ function readMatch(v: unknown, grammars: Grammars): Pick<CompiledRule, 'shell_se
   const segs = v['shell_segments'];
   if (segs !== undefined && segs !== null) {
     if (!Array.isArray(segs) || segs.length === 0) throw new RuleProblem('"match.shell_segments" must be a non-empty list', ['match', 'shell_segments']);
-    out.shell_segments = segs.map((s, i) => readSegment(s, ['match', 'shell_segments', i], grammars));
+    out.shell_segments = segs.map((s, i) => readSegment(s, ['match', 'shell_segments', i], grammars, warn));
   }
   const tool = v['tool_name'];
   if (tool !== undefined && tool !== null) {
@@ -318,7 +332,7 @@ function readMatch(v: unknown, grammars: Grammars): Pick<CompiledRule, 'shell_se
   return out;
 }
 
-function readSegment(v: unknown, path: Path, grammars: Grammars): SegmentMatcher {
+function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Path, message: string) => void): SegmentMatcher {
   if (!isObject(v)) throw new RuleProblem('a shell_segments entry must be a mapping', path);
   const m: SegmentMatcher = {};
   for (const k of Object.keys(v)) {
@@ -339,11 +353,18 @@ function readSegment(v: unknown, path: Path, grammars: Grammars): SegmentMatcher
       throw new RuleProblem('"subcommand" must be one or more words, e.g. "push" or "remote remove"', [...path, 'subcommand']);
     }
     m.subcommand = canonicalSubcommand(words, m.program, grammars);
+    const unknown = subcommandWarning(m.program, m.subcommand, grammars);
+    if (unknown !== null) warn([...path, 'subcommand'], unknown);
   }
   for (const k of ['flags_any', 'flags_all', 'flags_none'] as const) {
     const x = v[k];
     if (x === undefined || x === null) continue;
-    m[k] = readOptions(x, [...path, k], k);
+    readOptions(x, [...path, k], k);
+    // Read as the program's reader reads a command (`--force-with-lease=x` is the option);
+    // what it could never see as written is a warning with the fix (rule-options.ts).
+    const checked = checkRuleOptions(k, x as string[], m.program, m.subcommand, grammars);
+    for (const w of checked.warnings) warn([...path, k], w);
+    m[k] = checked.flags;
   }
   for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'positionals_any'] as const) {
     const x = v[k];

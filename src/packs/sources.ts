@@ -127,7 +127,7 @@ export function parsePack(c: Compiler, file: string, name: string, builtin: bool
     return { file, name: name.replace(PACK_FILE, ''), builtin, doc, lines };
   } catch (e) {
     if (!(e instanceof c.YamlSyntaxError)) throw e;
-    const p: Problem = { severity: 'error', file, message: `${e.message} (file skipped)` };
+    const p: Problem = { severity: 'error', file, message: `${e.message} (file skipped)`, dropped: true };
     if (e.line !== undefined) p.line = e.line;
     problems.push(p);
     return null;

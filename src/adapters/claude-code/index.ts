@@ -2,7 +2,7 @@
  * The Claude Code adapter (protocol: Claude Code 2.1.332 / agent SDK 0.3.332, 2026-11-24).
  * See docs/adapters/claude-code.md.
  */
-import type { Adapter } from '../adapter.ts';
+import { systemMessageNotice, type Adapter } from '../adapter.ts';
 import { adaptClaudeCodeInput } from './input.ts';
 import { adaptClaudeCodeOutput, claudeCodeIsBeforeAction, claudeCodeIsBlocking } from './output.ts';
 import { CLAUDE_CODE_EVENTS } from './types.ts';
@@ -16,6 +16,7 @@ export const claudeCodeAdapter: Adapter = {
   adaptInput: adaptClaudeCodeInput,
   adaptOutput: adaptClaudeCodeOutput,
   isBeforeAction: claudeCodeIsBeforeAction,
+  notice: systemMessageNotice,
   isBlocking: claudeCodeIsBlocking,
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',

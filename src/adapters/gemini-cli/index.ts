@@ -2,7 +2,7 @@
  * The Gemini CLI adapter (protocol: @google/gemini-cli 0.61.0, 2026-09-25). See
  * docs/adapters/gemini-cli.md.
  */
-import type { Adapter } from '../adapter.ts';
+import { systemMessageNotice, type Adapter } from '../adapter.ts';
 import { adaptGeminiInput } from './input.ts';
 import { adaptGeminiOutput, geminiIsBeforeAction, geminiIsBlocking } from './output.ts';
 import { GEMINI_EVENTS } from './types.ts';
@@ -16,6 +16,7 @@ export const geminiCliAdapter: Adapter = {
   adaptInput: adaptGeminiInput,
   adaptOutput: adaptGeminiOutput,
   isBeforeAction: geminiIsBeforeAction,
+  notice: systemMessageNotice,
   isBlocking: geminiIsBlocking,
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',

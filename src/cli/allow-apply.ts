@@ -1,0 +1,52 @@
+/**
+ * The driver's side of allow-once (docs/allow-once.md): after `evaluate` said deny or ask
+ * before an action, a live entry for each blocking command turns the decision into allow (one
+ * use consumed); otherwise the person-facing message says what to run to allow it. Imported by
+ * the hook only for a deny or an ask.
+ */
+import type { Decision, PolicyInput, PolicyOutput } from '../core/contract.ts';
+import { allowCommandText, blockingCommands, consume, storeFile } from './allow-once.ts';
+import type { CliIO } from './io.ts';
+import { processPathContext, processPaths, processUid } from './process-paths.ts';
+import { projectRoot } from './project.ts';
+
+export interface AllowOnceUse {
+  /** The entries used. */
+  ids: string[];
+  /** What the policy had decided. */
+  was: Decision;
+  project: string;
+}
+
+export function inputProject(input: PolicyInput, env: CliIO['env']): string {
+  const cwd = input.shell?.cwd ?? input.context?.cwd ?? process.cwd();
+  return projectRoot(cwd, processPathContext(env).home, input.session?.workspace_roots ?? input.context?.project_roots ?? []);
+}
+
+export function applyAllowOnce(
+  input: PolicyInput,
+  output: PolicyOutput,
+  env: CliIO['env'],
+  warn: (text: string) => void,
+): { output: PolicyOutput; allowOnce?: AllowOnceUse } {
+  const argvs = blockingCommands(output);
+  if (argvs === null) return { output };
+  const project = inputProject(input, env);
+  try {
+    const used = consume(storeFile(processPaths(env).stateHome), processUid(), input, project, argvs, Date.now());
+    if (used !== null) {
+      return {
+        output: { ...output, decision: 'allow', user_message: null, agent_message: null, additional_context: null },
+        allowOnce: { ids: used.ids, was: output.decision, project },
+      };
+    }
+  } catch (e) {
+    warn(`warning: allow-once entries not read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const hint = `To let ${argvs.length === 1 ? 'it' : 'these'} run once, run in your own terminal:\n  ${allowCommandText(project, argvs)}`;
+  // The hint is for the person only: where the rule wrote no message for the agent, the agent
+  // keeps reading the person's message as it was (adapters fall back to it), without the hint.
+  const filled = (s: string | null): s is string => s !== null && s.trim() !== '';
+  const agent = filled(output.agent_message) ? output.agent_message : filled(output.user_message) ? output.user_message : null;
+  return { output: { ...output, agent_message: agent, user_message: filled(output.user_message) ? `${output.user_message}\n${hint}` : hint } };
+}

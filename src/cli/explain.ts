@@ -1,0 +1,235 @@
+/**
+ * `buckler explain "<command>" | -i FILE [--driver NAME]`: why a line gets its decision. The
+ * line as analysed (each simple command, its argv, the wrappers it was found through, how its
+ * program's reader read it), then for each command every rule that could apply, in precedence
+ * order, with the condition that held or failed and whether the rule is in force (tier, pack),
+ * and how the line's decision follows. `--json` prints the Explanation
+ * (docs/contracts/explain.schema.json). Exit codes as `check`: 0 allow/nudge, 1 deny/ask, 2 error.
+ *
+ * Decide (core evaluate), trace (core explain.ts), render (here).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { getAdapter, adapterForPayload, DEFAULT_DRIVER, HARNESS_NAMES } from '../adapters/registry.ts';
+import { POLICY_IO_VERSION, PolicyError, TRIGGERS, type Decision, type PolicyInput, type Trigger } from '../core/contract.ts';
+import { explain, type ConditionTrace, type Explanation, type RuleTrace } from '../core/explain.ts';
+import { parsePolicyInput } from '../core/input.ts';
+import { BYPASS_VARS } from '../core/policy.ts';
+import { displayCommand } from '../core/render.ts';
+import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
+import { packageRoot } from '../paths.ts';
+import { checkTier, parseCommandWords } from './evaluate.ts';
+import { gitAliasReader } from './git-config.ts';
+import type { CliIO } from './io.ts';
+import { processPaths, processUid } from './process-paths.ts';
+import { scriptReader } from './script-reader.ts';
+
+export const EXPLAIN_HELP = `Usage: buckler explain [options] <command line>
+       buckler explain [options] -i FILE|- [--driver NAME]
+
+Shows why a command line (or a harness event) gets its decision: each simple command as
+analysed (argv, the wrappers it was found through, how its program's options were read), then
+every rule that could apply to it, in precedence order, with each condition that held (✓) or
+failed (✗), whether the rule is in force (tier, pack switched off), and how the line's decision
+follows from its commands'.
+
+Options:
+  -i, --input FILE    read a harness event (or a PolicyInput) from FILE; - for stdin
+      --driver NAME   the harness the event comes from: ${HARNESS_NAMES.join(', ')}
+                      (default: recognised from the event, else ${DEFAULT_DRIVER})
+      --trigger T     for a command line: ${TRIGGERS.join(', ')} (default: pre_shell_exec)
+      --tier T        baseline or strict (default: config.toml's [core] tier)
+      --tool NAME     the tool name to pass (tool_name rules)
+      --json          print the explanation as JSON (docs/contracts/explain.schema.json)
+  -h, --help          show this help
+
+Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.
+`;
+
+const COLOURS: Record<Decision, string> = { allow: '32', nudge: '36', ask: '33', deny: '31' };
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCommandWords(
+    'explain',
+    args,
+    {
+      input: { type: 'string', short: 'i' },
+      driver: { type: 'string' },
+      trigger: { type: 'string' },
+      tier: { type: 'string' },
+      tool: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    io,
+  );
+  if (!parsed) return 2;
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(EXPLAIN_HELP);
+    return 0;
+  }
+  const tier = checkTier('explain', values.tier as string | undefined, io);
+  if (tier === null) return 2;
+  const fail = (message: string): number => {
+    io.err(`buckler explain: ${message}\n`);
+    return 2;
+  };
+  const inputFile = values.input as string | undefined;
+  if (inputFile !== undefined && positionals.length > 0) return fail('give a command line or -i FILE, not both');
+  if (inputFile === undefined && positionals.length === 0) return fail(`give the command line to explain, e.g. buckler explain git push --force (see 'buckler explain --help')`);
+
+  let input: PolicyInput;
+  if (inputFile !== undefined) {
+    const got = readEvent(inputFile, values.driver as string | undefined, io);
+    if (typeof got === 'string') return fail(got);
+    input = got;
+  } else {
+    const trigger = (values.trigger as string | undefined) ?? 'pre_shell_exec';
+    if (!(TRIGGERS as readonly string[]).includes(trigger)) return fail(`--trigger must be one of ${TRIGGERS.join(', ')}, not '${trigger}'`);
+    input = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command: positionals.join(' '), cwd: io.cwd } };
+  }
+  const tool = values.tool as string | undefined;
+  if (tool !== undefined) input = { ...input, tool: { ...input.tool, name: tool } };
+
+  const opts: RuntimeOptions = { examples: false, uid: processUid() };
+  if (tier) opts.tier = tier;
+  const report = await loadPolicyReport(processPaths(io.env), opts);
+  for (const w of report.warnings) io.err(`buckler: ${w}\n`);
+  const env: Record<string, string> = { ...input.env };
+  for (const k of [...report.policy.env_keys, ...BYPASS_VARS]) {
+    const v = io.env[k];
+    if (v !== undefined && env[k] === undefined) env[k] = v;
+  }
+  if (Object.keys(env).length > 0) input = { ...input, env };
+  const cwd = input.shell?.cwd ?? io.cwd;
+  const origins = new Map(report.sources.flatMap((s) => s.packs.map((p) => [p.pack.file, p.origin] as const)));
+  const known = report.known.map((k) => {
+    const origin = k.source !== undefined ? origins.get(k.source) : undefined;
+    return origin !== undefined ? { ...k, origin } : k;
+  });
+  const result = explain(input, report.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), known });
+
+  if (values.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
+  else io.out(render(result, io.stdoutIsTTY && !io.env['NO_COLOR'], (f) => display(f, io.cwd)));
+  return result.decision === 'deny' || result.decision === 'ask' ? 1 : 0;
+}
+
+/** A native harness event (or a PolicyInput) → PolicyInput, as the hook driver reads it; a string is what went wrong. */
+function readEvent(file: string, driver: string | undefined, io: CliIO): PolicyInput | string {
+  let text: string;
+  try {
+    text = file === '-' ? io.readStdin().toString('utf8') : fs.readFileSync(path.resolve(io.cwd, file), 'utf8');
+  } catch (e) {
+    return `cannot read ${file === '-' ? 'stdin' : file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text) as unknown;
+  } catch (e) {
+    return `bad_json: the event is not valid JSON (${(e as Error).message.split('\n')[0]})`;
+  }
+  try {
+    if (driver === undefined && typeof raw === 'object' && raw !== null && 'policy_io_version' in raw) return parsePolicyInput(raw);
+    const adapter = driver !== undefined ? getAdapter(driver) : (adapterForPayload(text) ?? getAdapter(DEFAULT_DRIVER));
+    if (!adapter) return `unknown driver '${driver}' (known: ${HARNESS_NAMES.join(', ')})`;
+    return adapter.adaptInput(raw);
+  } catch (e) {
+    if (e instanceof PolicyError) return `${e.code}: ${e.message}`;
+    throw e;
+  }
+}
+
+/** A pack file relative to the working directory, else to Buckler's own directory (builtin packs), else as is. */
+function display(file: string, cwd: string): string {
+  for (const base of [cwd, packageRoot()]) {
+    const rel = path.relative(base, file);
+    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel;
+  }
+  return file;
+}
+
+/** The explanation for a terminal. Colour only on a TTY (and never with NO_COLOR). */
+export function render(x: Explanation, colour: boolean, displayFile: (f: string) => string = (f) => f): string {
+  const sgr = (code: string, text: string): string => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const paint = (d: Decision, text: string): string => sgr(`1;${COLOURS[d]}`, text);
+  const dim = (text: string): string => sgr('2', text);
+  const mark = (held: boolean): string => (held ? sgr('32', '✓') : sgr('31', '✗'));
+  const lines: string[] = [];
+  lines.push(`${paint(x.decision, x.decision.toUpperCase())}${x.rule ? `  ${x.rule}` : ''}`);
+  lines.push(`  ${x.summary}`);
+  const what = x.command !== null ? `line: ${x.command}` : x.tool !== null ? `tool: ${x.tool}` : 'event';
+  lines.push(dim(`  ${what}  (trigger ${x.trigger}, harness ${x.harness ?? 'unknown'}, tier ${x.tier})`));
+  if (x.error) lines.push(`  ${sgr('31', 'error')}: ${x.error.code}: ${x.error.message}`);
+
+  const ruleLines = (rules: readonly RuleTrace[], indent: string): void => {
+    if (rules.length === 0) {
+      lines.push(`${indent}${dim('no rule for this trigger looks at this program')}`);
+      return;
+    }
+    for (const r of rules) {
+      const head = `${r.outcome === 'skipped' ? dim('–') : mark(r.matched)} ${paint(r.action, r.action.padEnd(5))} ${r.rule}`;
+      const from = r.source ? `${displayFile(r.source)}${r.origin && r.origin !== 'builtin' ? ` [${r.origin}]` : ''}` : null;
+      const meta = [`priority ${r.priority}`, r.tier, ...(from ? [from] : [])].join(', ');
+      lines.push(`${indent}${head}  ${dim(`(${meta})`)}  ${outcomeText(r, x.tier)}`);
+      const conds = conditionsText(r, mark);
+      for (const c of conds) lines.push(`${indent}    ${c}`);
+    }
+  };
+
+  x.commands.forEach((c, i) => {
+    lines.push('');
+    const tag = c.decisive && c.rule !== null && x.commands.length > 1 ? `  ${dim('← decides the line')}` : '';
+    lines.push(`${sgr('1', `command ${i + 1}`)}  ${displayCommand(c.argv, c.dynamic)}  ${paint(c.decision, c.decision)}${c.rule ? ` ${dim(c.rule)}` : ''}${tag}`);
+    if (c.via.length > 0) lines.push(`  via     ${c.via.join(' › ')}`);
+    if (c.opaque) lines.push(`  program known only at run time${c.unseen ? ` (${c.unseen === 'runtime' ? 'its text is made at run time' : 'a script that could not be read'})` : ''}`);
+    if (c.read) {
+      const parts = [`program ${c.read.program}`];
+      if (c.read.subcommand.length > 0) parts.push(`subcommand ${c.read.subcommand.join(' ')}`);
+      parts.push(c.read.flags.length > 0 ? `options ${c.read.flags.join(' ')}` : 'no options');
+      if (c.read.positionals.length > 0) parts.push(`operands ${c.read.positionals.join(' ')}`);
+      lines.push(`  read    ${parts.join(', ')}`);
+    }
+    lines.push(`  rules   ${dim('in precedence order: priority, then deny > ask > nudge > allow, then load order')}`);
+    ruleLines(c.rules, '    ');
+  });
+  if (x.commands.length === 0 && x.context_rules.length > 0) {
+    lines.push('', sgr('1', 'rules that look at no command'));
+    ruleLines(x.context_rules, '    ');
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+function outcomeText(r: RuleTrace, tier: string): string {
+  switch (r.outcome) {
+    case 'decides':
+      return 'decides';
+    case 'outranked':
+      return 'matches, outranked';
+    case 'no_match':
+      return 'no match';
+    case 'skipped':
+      return r.state === 'skipped_tier'
+        ? `skipped: tier ${r.tier} (the tier is ${tier})${r.matched ? ', would match' : ''}`
+        : `skipped: pack ${r.pack} is switched off in config.toml${r.matched ? ', would match' : ''}`;
+  }
+}
+
+function conditionsText(r: RuleTrace, mark: (held: boolean) => string): string[] {
+  const one = (c: ConditionTrace): string => {
+    const expected = Array.isArray(c.expected) ? (c.expected.length === 1 ? c.expected[0]! : `[${c.expected.join(',')}]`) : '';
+    const saw = !c.held && c.condition !== 'program' ? ` (saw ${c.saw.length > 0 ? c.saw.join(', ') : 'none'})` : '';
+    return `${c.condition}${expected ? ` ${expected}` : ''} ${mark(c.held)}${saw}`;
+  };
+  const out: string[] = [];
+  const ctx = r.context.map(one);
+  if (r.segments === null) out.push(ctx.length > 0 ? ctx.join(', ') : 'looks at no command: applies to every command of the trigger');
+  else {
+    for (const s of r.segments) {
+      const label = r.segments.length > 1 ? `[${s.index}] ` : '';
+      out.push(`${label}${[...s.conditions.map(one), ...ctx].join(', ') || 'no condition'}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,210 @@
+/**
+ * `buckler test FILE…`: policy tests for people who keep their policy in a repository. Each
+ * YAML file holds `cases:`, each a command line or a harness event with the decision (and
+ * optionally the rule) it must get, decided exactly as a hook decides it. Where the case stands
+ * (cwd, home, project) is fixed by the case, never taken from the machine, so a case decides the
+ * same on a laptop and in CI. Exit 0 all pass, 1 a case failed (each failure shown as expected
+ * against got), 2 a file or an argument is wrong. Format: docs/testing-policy.md.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { getAdapter, HARNESS_NAMES } from '../adapters/registry.ts';
+import { DECISIONS, POLICY_IO_VERSION, PolicyError, TRIGGERS, type Decision, type PolicyInput, type Trigger } from '../core/contract.ts';
+import { evaluate } from '../core/evaluate.ts';
+import { TIERS, type CompiledPolicy, type Tier } from '../core/policy.ts';
+import { displayCommand } from '../core/render.ts';
+import { lineFor, type LineMap } from '../packs/problems.ts';
+import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
+import { parseCommandArgs } from './evaluate.ts';
+import type { CliIO } from './io.ts';
+import { processPaths, processUid } from './process-paths.ts';
+
+export const TEST_HELP = `Usage: buckler test [--packs-dir DIR] [--rules-dir DIR] [--config FILE] FILE…
+
+Runs policy test cases: each case is a command line (or a harness event) and the decision,
+and optionally the rule, it must get, decided as a hook decides it. For CI on a policy kept in
+a repository (docs/testing-policy.md).
+
+  cases:
+    - name: force push is denied
+      command: git push --force origin main
+      decision: deny
+      rule: agent-git/no-force-push
+    - command: terraform destroy -auto-approve
+      tier: strict            # optional: baseline or strict
+      cwd: /home/dev/project  # optional: cwd, home, project, env, trigger, tool
+      decision: ask
+
+Options:
+      --packs-dir DIR   builtin packs (default: the packs shipped with Buckler)
+      --rules-dir DIR   your packs (default: rules.d in the config directory)
+      --config FILE     config file (default: config.toml in the config directory)
+  -h, --help            show this help
+
+Exit codes: 0 every case passed, 1 a case failed, 2 a file or an argument is wrong.
+`;
+
+/** Where a case stands unless it says otherwise (the same as rule examples'). */
+export const CASE_HOME = '/home/dev';
+export const CASE_PROJECT = '/home/dev/project';
+
+const CASE_KEYS = ['name', 'command', 'event', 'driver', 'trigger', 'tool', 'tier', 'cwd', 'home', 'project', 'env', 'decision', 'rule'];
+
+interface Case {
+  name: string;
+  line: number | undefined;
+  input: PolicyInput;
+  tier: Tier | null;
+  decision: Decision;
+  /** undefined: any rule; null: no rule may decide. */
+  rule: string | null | undefined;
+}
+
+class CaseError extends Error {}
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCommandArgs(
+    'test',
+    args,
+    { 'packs-dir': { type: 'string' }, 'rules-dir': { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    io,
+    true,
+  );
+  if (!parsed) return 2;
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(TEST_HELP);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    io.err(`buckler test: give one or more case files, e.g. buckler test policy-tests.yaml (see 'buckler test --help')\n`);
+    return 2;
+  }
+  const { parseYaml, YamlSyntaxError } = await import('../packs/yaml.ts');
+  const files: Array<{ file: string; cases: Case[] }> = [];
+  for (const f of positionals) {
+    const file = path.resolve(io.cwd, f);
+    try {
+      const text = fs.readFileSync(file, 'utf8');
+      const { doc, lines } = parseYaml(text, file);
+      files.push({ file: f, cases: readCases(doc, lines) });
+    } catch (e) {
+      const where = e instanceof YamlSyntaxError && e.line !== undefined ? `${f}:${e.line}` : f;
+      if (e instanceof CaseError || e instanceof YamlSyntaxError) io.err(`buckler test: ${where}: ${e.message}\n`);
+      else io.err(`buckler test: cannot read ${f} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+      return 2;
+    }
+  }
+
+  const opts: RuntimeOptions = { examples: false, uid: processUid() };
+  for (const [key, name] of [['packsDir', 'packs-dir'], ['rulesDir', 'rules-dir'], ['configFile', 'config']] as const) {
+    const v = values[name] as string | undefined;
+    if (v !== undefined) opts[key] = path.resolve(io.cwd, v);
+  }
+  const policies = new Map<string, CompiledPolicy>();
+  let warned = false;
+  const policyFor = async (tier: Tier | null): Promise<CompiledPolicy> => {
+    const key = tier ?? 'config';
+    let p = policies.get(key);
+    if (!p) {
+      const report = await loadPolicyReport(processPaths(io.env), tier ? { ...opts, tier } : opts);
+      if (!warned) for (const w of report.warnings) io.err(`buckler: ${w}\n`);
+      warned = true;
+      policies.set(key, (p = report.policy));
+    }
+    return p;
+  };
+
+  let failed = 0;
+  let total = 0;
+  for (const { file, cases } of files) {
+    for (const c of cases) {
+      total++;
+      const out = evaluate(c.input, await policyFor(c.tier));
+      const ok = out.decision === c.decision && (c.rule === undefined || out.rule === c.rule);
+      const where = `${file}${c.line !== undefined ? `:${c.line}` : ''}`;
+      if (ok) {
+        io.out(`ok    ${where}  ${c.name}\n`);
+        continue;
+      }
+      failed++;
+      const want = `${c.decision}${c.rule === undefined ? '' : `  ${c.rule ?? '(no rule)'}`}`;
+      const got = `${out.decision}${c.rule === undefined ? '' : `  ${out.rule ?? '(no rule)'}`}`;
+      const lines = [`FAIL  ${where}  ${c.name}`, `  - expected  ${want}`, `  + got       ${got}`];
+      if (c.input.shell) lines.push(`  why: buckler explain${c.tier ? ` --tier ${c.tier}` : ''} ${shellArg(c.input.shell.command)}`);
+      io.out(`${lines.join('\n')}\n`);
+    }
+  }
+  io.out(`${failed === 0 ? 'ok' : 'failed'}: ${total} case${total === 1 ? '' : 's'}, ${failed} failed\n`);
+  return failed === 0 ? 0 : 1;
+}
+
+const shellArg = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+function readCases(doc: unknown, lines: LineMap | undefined): Case[] {
+  const fail = (p: (string | number)[], message: string): never => {
+    const line = lineFor(lines, p);
+    throw new CaseError(line !== undefined && p.length > 0 ? `line ${line}: ${message}` : message);
+  };
+  if (!isObject(doc) || !Array.isArray(doc['cases'])) return fail([], 'a case file is a mapping with a "cases" list');
+  for (const k of Object.keys(doc)) if (k !== 'cases') fail([k], `unknown field "${k}" (known: cases)`);
+  return (doc['cases'] as unknown[]).map((raw, i): Case => {
+    const at = (...p: (string | number)[]): (string | number)[] => ['cases', i, ...p];
+    if (!isObject(raw)) return fail(at(), 'a case must be a mapping');
+    for (const k of Object.keys(raw)) if (!CASE_KEYS.includes(k)) fail(at(k), `unknown case field "${k}" (known: ${CASE_KEYS.join(', ')})`);
+    const str = (k: string): string | undefined => {
+      const v = raw[k];
+      if (v === undefined || v === null) return undefined;
+      if (typeof v !== 'string' || v === '') return fail(at(k), `"${k}" must be a non-empty string`);
+      return v;
+    };
+    const decision = str('decision');
+    if (decision === undefined || !(DECISIONS as readonly string[]).includes(decision)) return fail(at('decision'), `"decision" is required: one of ${DECISIONS.join(', ')}`);
+    const rule = raw['rule'] === null ? null : str('rule');
+    const tier = str('tier');
+    if (tier !== undefined && !(TIERS as readonly string[]).includes(tier)) return fail(at('tier'), `"tier" must be one of ${TIERS.join(', ')}`);
+    const command = str('command');
+    const event = raw['event'];
+    if ((command === undefined) === (event === undefined)) return fail(at(), 'a case has a "command" or an "event" (a harness event), not both');
+
+    let input: PolicyInput;
+    if (command !== undefined) {
+      const trigger = str('trigger') ?? 'pre_shell_exec';
+      if (!(TRIGGERS as readonly string[]).includes(trigger)) return fail(at('trigger'), `"trigger" must be one of ${TRIGGERS.join(', ')}`);
+      if (str('driver') !== undefined) fail(at('driver'), '"driver" goes with an "event"');
+      input = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'test', shell: { command } };
+    } else {
+      const name = str('driver');
+      const adapter = name !== undefined ? getAdapter(name) : undefined;
+      if (!adapter) return fail(at('driver'), `an "event" needs "driver": one of ${HARNESS_NAMES.join(', ')}`);
+      if (str('trigger') !== undefined) fail(at('trigger'), 'an event says its own trigger');
+      try {
+        input = adapter.adaptInput(event);
+      } catch (e) {
+        if (e instanceof PolicyError) return fail(at('event'), `the ${name} event cannot be read: ${e.message}`);
+        throw e;
+      }
+    }
+    const tool = str('tool');
+    if (tool !== undefined) input.tool = { ...input.tool, name: tool };
+    const env = raw['env'];
+    if (env !== undefined && env !== null) {
+      if (!isObject(env) || !Object.values(env).every((v) => typeof v === 'string')) return fail(at('env'), '"env" must map variable names to strings');
+      input.env = { ...(env as Record<string, string>) };
+    }
+    // Where the case stands: what it says, else a fixed home and project (never this machine's).
+    const home = str('home') ?? input.context?.home ?? CASE_HOME;
+    const project = str('project') ?? input.context?.project_roots?.[0] ?? (raw['home'] !== undefined ? `${home}/project` : CASE_PROJECT);
+    const cwd = str('cwd') ?? input.shell?.cwd ?? input.context?.cwd ?? project;
+    for (const [k, v] of [['home', home], ['project', project], ['cwd', cwd]] as const) {
+      if (!v.startsWith('/')) fail(at(k), `"${k}" must be an absolute path`);
+    }
+    input.context = { ...input.context, cwd, home, project_roots: [project] };
+    if (input.shell) input.shell = { ...input.shell, cwd };
+    const label = str('name') ?? (command !== undefined ? displayCommand([command]).replace(/^'|'$/g, '') : `${str('driver')} event`);
+    return { name: label, line: lineFor(lines, at()), input, tier: (tier as Tier | undefined) ?? null, decision: decision as Decision, rule };
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * Test-only: the program-data part of docs/pack.schema.json, made from the tables the loader
+ * checks program data with (src/grammars/validate.ts), so the two cannot drift apart.
+ */
+import { GRAMMAR_FIELDS, INLINE_ALIAS_FIELDS } from '../grammars/validate.ts';
+
+type Json = Record<string, unknown>;
+
+const strings = { type: 'array', items: { type: 'string' } };
+const access = { enum: [...GRAMMAR_FIELDS.access] };
+
+function kindSchema(kind: string): Json {
+  switch (kind) {
+    case 'options':
+      return { type: 'array', items: { type: 'string', pattern: '^[-+]' } };
+    case 'strings':
+      return strings;
+    case 'map':
+    case 'roles':
+      return { type: 'object', additionalProperties: { type: 'string' } };
+    case 'bool':
+      return { type: 'boolean' };
+    case 'count':
+      return { type: 'integer', minimum: 0, maximum: 64 };
+    case 'option':
+      return { type: 'string', pattern: '^[-+]' };
+    case 'word':
+      return { type: 'string' };
+    case 'self':
+      return { enum: ['always', 'idle', 'never'] };
+    case 'settings':
+    case 'terminators':
+      return { type: 'object', additionalProperties: strings };
+    case 'access':
+      return access;
+    case 'access_none':
+      return { enum: [...GRAMMAR_FIELDS.access, 'none'] };
+    case 'access_map':
+      return { type: 'object', additionalProperties: access };
+    case 'runs':
+      return { $ref: '#/definitions/runs' };
+    case 'files':
+      return { $ref: '#/definitions/files' };
+    case 'subcommands':
+      return { type: 'object', additionalProperties: { anyOf: [{ type: 'null' }, { $ref: '#/definitions/level' }] } };
+    case 'inline':
+      return { $ref: '#/definitions/inline_aliases' };
+    default:
+      throw new Error(`no schema for program data kind ${kind}`);
+  }
+}
+
+const fields = (table: Record<string, string>): Json => Object.fromEntries(Object.entries(table).map(([k, kind]) => [k, kindSchema(kind)]));
+
+/** `definitions` entries for program data: level, program, runs, files, inline_aliases. */
+export function programDataDefinitions(): Json {
+  const filesFields = fields(GRAMMAR_FIELDS.files);
+  return {
+    level: { type: 'object', additionalProperties: false, properties: fields(GRAMMAR_FIELDS.level) },
+    program: { type: 'object', additionalProperties: false, properties: fields(GRAMMAR_FIELDS.program) },
+    runs: { type: 'object', additionalProperties: false, properties: fields(GRAMMAR_FIELDS.runs) },
+    files: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { ...filesFields, when: { type: 'object', additionalProperties: { type: 'object', additionalProperties: false, properties: filesFields } } },
+    },
+    inline_aliases: {
+      type: 'object',
+      required: ['option', 'prefix'],
+      additionalProperties: false,
+      properties: {
+        ...Object.fromEntries(INLINE_ALIAS_FIELDS.strings.map((k) => [k, { type: 'string' }])),
+        ...Object.fromEntries(INLINE_ALIAS_FIELDS.lists.map((k) => [k, strings])),
+        ...Object.fromEntries(INLINE_ALIAS_FIELDS.maps.map((k) => [k, { type: 'object', additionalProperties: { type: 'string' } }])),
+      },
+    },
+  };
+}
