@@ -9,16 +9,20 @@ import { dashedCommand, mayRun, programData, readWords, type Grammars, type Prog
 import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { Parser } from './parser.ts';
-import { type PathWord, type RedirFile, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
+import { type PathWord, type RedirFile, type ScriptSource, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
 import { type ArgWord, MAX_ALTERNATIVES, Vars, assignValue, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
 import { COMMAND_COST, PARSE_COST, type ShellWork, WORD_COST, WorkBudget } from './work.ts';
 import { xargsCommands, xargsItems } from './xargs-input.ts';
 
 /** What a shell would read as its script on standard input. */
-export type Stdin =
+export type Stdin = (
   | { kind: 'text'; text: string; dynamic: boolean; label: string }
   | { kind: 'file'; path: ArgWord; label: string }
-  | { kind: 'unknown'; label: string };
+  | { kind: 'unknown'; label: string }
+) & {
+  /** The commands whose output it is, when known (ShellCommand.script_from). */
+  from?: readonly ScriptSource[];
+};
 
 const LANGUAGES: ReadonlySet<string> = new Set<InlineLanguage>(['python', 'node', 'perl', 'ruby', 'php']);
 
@@ -134,8 +138,15 @@ export class Analyzer {
    */
   assignments: Map<string, (string | null)[]> | null = null;
   private scriptsRead = 0;
-  /** Targets of writing redirections seen so far (`> x.sh`); compared only when a script runs. */
-  private readonly written: Word[] = [];
+  /**
+   * Targets of writing redirections seen so far (`> x.sh`), with the commands that wrote them;
+   * compared only when a script runs.
+   */
+  private readonly written: Array<{ target: Word; by: ShellCommand[] }> = [];
+  /** The commands found in each substitution (`$(…)`, `<(…)`), for ShellCommand.script_from. */
+  private subOut: Map<Script, ShellCommand[]> | null = null;
+  /** Commands of a later pipeline stage → the commands of the earlier stages that fed them. */
+  private fedBy: Map<ShellCommand, { first: number; end: number }> | null = null;
 
   private readonly work: WorkBudget;
 
@@ -195,12 +206,22 @@ export class Analyzer {
         }
         let prev: Command | undefined;
         let prevIn: StdinThunk = timed.stdin;
+        const first = this.out.length;
         for (const cmd of cmds) {
           const stage = mkCtx(timed.via, timed.depth, timed.vars.child(), timed.cond, timed.stdin);
           const from = prev;
           const fromIn = prevIn;
-          if (from !== undefined) stage.stdin = memo(() => this.pipeStdin(from, timed.vars, fromIn));
+          // Every command of the earlier stages writes into this one's input (`curl … | grep -v x | sh`).
+          const end = this.out.length;
+          if (from !== undefined) stage.stdin = memo(() => this.withSources(this.pipeStdin(from, timed.vars, fromIn), this.out.slice(first, end), 'pipe'));
           this.command(cmd, stage);
+          if (from !== undefined && this.out.length > end) {
+            // `curl … | tee x.sh`: what a later stage writes into a file comes from the earlier
+            // ones (kept as a range of `out`, which only grows below `end`: linear for long pipelines).
+            const fed = { first, end };
+            const map = (this.fedBy ??= new Map());
+            for (let k = end; k < this.out.length; k++) map.set(this.out[k] as ShellCommand, fed);
+          }
           prev = cmd;
           prevIn = stage.stdin;
         }
@@ -252,7 +273,9 @@ export class Analyzer {
       for (const sub of p.subs) {
         // `>(…)` reads what the command writes into it: not known here (`tee >(sh)`).
         const stdin = sub.label === '>(…)' ? WRITTEN_INTO : NO_STDIN;
+        const mark = this.out.length;
         this.script(sub.body, mkCtx([...ctx.via, sub.label], ctx.depth + 1, ctx.vars.child(), ctx.cond, stdin));
+        if (this.out.length > mark) (this.subOut ??= new Map()).set(sub.body, this.out.slice(mark));
       }
     }
   }
@@ -261,7 +284,7 @@ export class Analyzer {
     for (const r of redirs) {
       if (r.target !== null && r.heredoc === null) {
         this.wordSubs(r.target, ctx);
-        if (WRITING_OPS.has(r.op)) this.written.push(r.target);
+        if (WRITING_OPS.has(r.op)) this.written.push({ target: r.target, by: [] });
       }
       if (r.heredoc?.body != null) this.wordSubs(r.heredoc.body, ctx);
     }
@@ -274,6 +297,7 @@ export class Analyzer {
       if (a.array !== null) for (const w of a.array) this.wordSubs(w, ctx);
     }
     for (const w of cmd.words) this.wordSubs(w, ctx);
+    const writes = this.written.length;
     this.redirSubs(cmd.redirs, ctx);
 
     for (const a of cmd.assigns) {
@@ -333,6 +357,8 @@ export class Analyzer {
       if (first !== undefined) first.redirs = first.redirs === undefined ? files : [...first.redirs, ...files];
       else this.report(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
     }
+    // `curl URL > x.sh`: the command wrote the redirection's target.
+    for (let k = writes; k < this.written.length; k++) (this.written[k] as { by: ShellCommand[] }).by = this.out.slice(mark);
     this.varEffects(args, cmd.words, ctx);
   }
 
@@ -396,18 +422,20 @@ export class Analyzer {
       if (r.heredoc !== null) {
         const body = r.heredoc.body === null ? { value: r.heredoc.text, dynamic: false } : wordText(r.heredoc.body);
         stdin = { kind: 'text', text: body.value, dynamic: body.dynamic, label: '% <<' };
+        if (body.dynamic && r.heredoc.body !== null) stdin = this.withSources(stdin, this.wordProducers(r.heredoc.body), 'substitution');
       } else if (r.op === '<<<' && r.target !== null) {
         const ws: ArgWord[] = [];
         this.expand(r.target, vars, ws, false);
         const text = ws.map((w) => w.value).join(' ') + '\n';
         stdin = { kind: 'text', text, dynamic: ws.some((w) => w.dynamic), label: '% <<<' };
+        if (stdin.dynamic) stdin = this.withSources(stdin, this.wordProducers(r.target), 'substitution');
       } else if (r.op === '<' && r.target !== null) {
         const ws: ArgWord[] = [];
         this.expand(r.target, vars, ws, false);
         const path = ws[0];
         if (ws.length === 1 && path?.procSub !== undefined) {
           // `sh < <(echo …)`: the process substitution's output.
-          stdin = this.outputStdin(this.scriptOutput(path.procSub, vars, 0), '% < <(…)');
+          stdin = this.withSources(this.outputStdin(this.scriptOutput(path.procSub, vars, 0), '% < <(…)'), this.subOut?.get(path.procSub) ?? [], 'substitution');
         } else {
           stdin = ws.length === 1 && path !== undefined && !path.dynamic ? { kind: 'file', path, label: fileLabel } : { kind: 'unknown', label: fileLabel };
         }
@@ -567,7 +595,12 @@ export class Analyzer {
       if (w0.dynamic || w0.glob) {
         const cmd = toCommand(w0.value, args, via, true);
         // A program word known only at run time is text known only at run time (`$X`, `"$@"`).
-        if (w0.dynamic) cmd.unseen = 'runtime';
+        if (w0.dynamic) {
+          cmd.unseen = 'runtime';
+          // `curl … | $SHELL`: what it reads comes from there.
+          const from = stdin()?.from;
+          if (from !== undefined && from.length > 0) cmd.script_from = dedupeSources(from);
+        }
         this.report(cmd);
         return;
       }
@@ -610,12 +643,26 @@ export class Analyzer {
       }
       if (only?.kind === 'command') {
         via = [...via, only.label];
-        args = only.argv;
+        // `curl … | xargs bash -c`: run-time arguments the runner makes up (`$XARGS_ARGS`, `{}`)
+        // are read from its standard input, the producers' output.
+        const from = only.stdin ? undefined : stdin()?.from;
+        if (from !== undefined && from.length > 0) {
+          const before = new Set(args.filter((w) => w.dynamic).map((w) => w.value));
+          args = only.argv.map((w) => (w.dynamic && !before.has(w.value) ? { ...w, from } : w));
+        } else args = only.argv;
         if (!only.stdin) stdin = NO_STDIN;
         continue;
       }
       const walk = walkOf(data.grammar, args, prog, r.runs);
       for (const run of r.runs) this.run(run, prog, via, stdin, ctx, walk);
+      // An interpreter running a program file written or fetched earlier on the line
+      // (`curl -o t.py … && python3 t.py`): unseen, with the commands that named it.
+      if (data.grammar.runs?.stdin_code === true && r.runs.length === 0 && r.operands[0] !== undefined) {
+        const file = args[r.operands[0] as number];
+        // `node -`, `python3 -`: the program is read from standard input.
+        if (file?.value === '-' && !file.dynamic) this.run({ kind: 'stdin_code', language: data.grammar.runs.language ?? '' }, prog, via, stdin, ctx);
+        else if (file !== undefined) this.programFile(file, `${prog} ${file.value}`, via);
+      }
       if (r.self) this.report(toCommand(prog, args, via, false));
       return;
     }
@@ -644,8 +691,13 @@ export class Analyzer {
         this.inlineCode(run.code.value, run.code.dynamic, run.language, run.label, via, ctx, run.code.start);
         return;
       case 'stdin_code': {
+        // The program is read from standard input (`… | python3`, `node < x.js`).
         const s = stdin();
-        if (s?.kind === 'text') this.inlineCode(s.text, s.dynamic, run.language, s.label.replace('%', prog), via, ctx, 0);
+        if (s === null) return;
+        const label = s.label.replace('%', prog);
+        if (s.kind === 'text') this.inlineCode(s.text, s.dynamic, run.language, label, via, ctx, 0, s.from ?? []);
+        else if (s.kind === 'file') this.programFile(s.from ? { ...s.path, from: s.from } : s.path, label, via);
+        else this.report(unseenStdin(prog, [...via, label], s.from));
         return;
       }
     }
@@ -655,16 +707,32 @@ export class Analyzer {
   private stdinScript(prog: string, via: readonly string[], s: Stdin | null, ctx: Ctx, positional?: readonly ArgWord[]): void {
     if (s === null) return;
     const label = s.label.replace('%', prog);
-    if (s.kind === 'text') this.nestedScript({ value: s.text, dynamic: s.dynamic, glob: false, start: 0 }, label, via, ctx, positional);
-    else if (s.kind === 'file') this.file(s.path, label, false, via, ctx, positional?.slice(1));
-    else this.report({ argv: [prog], dynamic: [0], opaque: true, via: [...via, label], unseen: 'runtime' });
+    const from = s.from;
+    if (s.kind === 'text') this.nestedScript({ value: s.text, dynamic: s.dynamic, glob: false, start: 0, ...(from && { from }) }, label, via, ctx, positional);
+    else if (s.kind === 'file') this.file(from ? { ...s.path, from } : s.path, label, false, via, ctx, positional?.slice(1));
+    else this.report(unseenStdin(prog, [...via, label], from));
   }
 
   /** Code given to an interpreter: the commands it plainly runs (interpreters.ts). */
-  private inlineCode(code: string, dynamic: boolean, language: string, label: string, via: readonly string[], ctx: Ctx, start: number): void {
+  private inlineCode(
+    code: string,
+    dynamic: boolean,
+    language: string,
+    label: string,
+    via: readonly string[],
+    ctx: Ctx,
+    start: number,
+    /** Given when the code is a program read from standard input: who produced it. */
+    from?: readonly ScriptSource[],
+  ): void {
     const nestedVia = [...via, label];
     if (dynamic || !LANGUAGES.has(language)) {
-      this.report({ argv: [code], dynamic: [0], opaque: true, via: nestedVia });
+      const cmd: ShellCommand = { argv: [code], dynamic: [0], opaque: true, via: nestedVia };
+      if (from !== undefined && dynamic) {
+        cmd.unseen = 'runtime';
+        if (from.length > 0) cmd.script_from = dedupeSources(from);
+      }
+      this.report(cmd);
       return;
     }
     for (const call of scanInlineCode(code, language as InlineLanguage)) {
@@ -700,6 +768,8 @@ export class Analyzer {
     // it (`bash -c "$X" _ push -f`: `$1 …`), then what the visible text shows.
     const shown = text.value.replace(/\n+$/, '');
     const whole: ShellCommand = { argv: [shown], dynamic: [0], opaque: true, via: nestedVia, unseen: 'runtime' };
+    const from = this.textSources(textIn);
+    if (from.length > 0) whole.script_from = dedupeSources(from);
     positional?.forEach((w) => {
       whole.argv.push(w.value);
       if (w.dynamic) whole.dynamic.push(whole.argv.length - 1);
@@ -720,6 +790,76 @@ export class Analyzer {
   }
 
   /**
+   * The commands earlier on the line that wrote or named `pathValue` (a redirection into it, an
+   * argument naming it, a URL whose last segment is its name: `wget https://x/install.sh`);
+   * null when none did. Compared as written (`./x.sh` and `x.sh` are one path).
+   */
+  writersOf(pathValue: string): ShellCommand[] | null {
+    const key = samePath(pathValue);
+    const name = key.includes('/') ? null : key;
+    const by: ShellCommand[] = [];
+    let found = false;
+    for (const w of this.written) {
+      if (samePath(wordText(w.target).value) !== key) continue;
+      found = true;
+      for (const c of w.by) {
+        if (!by.includes(c)) by.push(c);
+        this.addFed(c, by);
+      }
+    }
+    for (const c of this.out) {
+      for (let i = 1; i < c.argv.length; i++) {
+        const a = c.argv[i] as string;
+        if (samePath(a) === key || (name !== null && urlName(a) === name)) {
+          found = true;
+          if (!by.includes(c)) by.push(c);
+          this.addFed(c, by);
+          break;
+        }
+      }
+    }
+    return found ? by : null;
+  }
+
+  /** @internal (Unwrapping) A program file an interpreter runs: unseen when written or named earlier on the line. */
+  programFile(path: ArgWord, label: string, via: readonly string[]): void {
+    if (path.dynamic || path.glob) return;
+    const writers = this.writersOf(path.value);
+    if (writers !== null) this.report(unseenCommand(path.value, [...via, label], 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
+  }
+
+  /** The commands of the earlier pipeline stages that fed `c` (at most MAX_SOURCES), added to `by`. */
+  private addFed(c: ShellCommand, by: ShellCommand[]): void {
+    const fed = this.fedBy?.get(c);
+    if (fed === undefined) return;
+    for (let k = fed.first; k < fed.end && by.length < MAX_SOURCES * 2; k++) {
+      const f = this.out[k] as ShellCommand;
+      if (!by.includes(f)) by.push(f);
+    }
+  }
+
+  /** What produced script text: its own record (stdin), and the commands substituted in it. */
+  private textSources(text: ArgWord): ScriptSource[] {
+    const subs = text.cmdSub !== undefined ? [text.cmdSub] : text.procSub !== undefined ? [text.procSub] : (text.subs ?? []);
+    const from = [...(text.from ?? [])];
+    for (const s of subs) from.push(...sourcesOf(this.subOut?.get(s) ?? [], 'substitution'));
+    return from;
+  }
+
+  /** The commands substituted anywhere in a word (a here-document body, a `<<<` word). */
+  private wordProducers(w: Word): ShellCommand[] {
+    const out: ShellCommand[] = [];
+    for (const p of w.parts) if (p.type === 'dyn') for (const sub of p.subs) out.push(...(this.subOut?.get(sub.body) ?? []));
+    return out;
+  }
+
+  /** `stdin` with the commands that produced it recorded (none: unchanged). */
+  private withSources(stdin: Stdin, cmds: readonly ShellCommand[], how: ScriptSource['how']): Stdin {
+    const from = sourcesOf(cmds, how);
+    return from.length === 0 ? stdin : { ...stdin, from: [...(stdin.from ?? []), ...from] };
+  }
+
+  /**
    * A script file a shell runs (`bash FILE`, `source FILE`, `./x.sh` with
    * `requireShebang`). One that cannot be read is an opaque command marked `unseen`.
    */
@@ -728,10 +868,11 @@ export class Analyzer {
     if (path.procSub !== undefined) {
       // `source <(…)`, `bash <(…)`: the script is the substitution's output.
       const out = this.scriptOutput(path.procSub, ctx.vars, 0);
+      const from = sourcesOf(this.subOut?.get(path.procSub) ?? [], 'substitution');
       if (out !== null && 'file' in out) this.file(out.file, label, false, via, ctx, positional);
-      else if (out === null) this.report(unseenCommand(path.value, nestedVia, 'runtime'));
+      else if (out === null) this.report(unseenCommand(path.value, nestedVia, 'runtime', from));
       else {
-        const text = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start };
+        const text: ArgWord = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start, from };
         this.nestedScript(text, label, via, ctx, positional === undefined ? undefined : [path, ...positional]);
       }
       return;
@@ -743,11 +884,10 @@ export class Analyzer {
       return;
     }
     // Written earlier on this line (`echo … > x.sh; bash x.sh`), or named by an earlier command
-    // (`curl -o x.sh`, `cp a x.sh`): what runs may not be what is on disk now.
-    const key = samePath(path.value);
-    const rewritten =
-      this.written.some((w) => samePath(wordText(w).value) === key) || this.out.some((c) => c.argv.some((a, i) => i > 0 && samePath(a) === key));
-    if (rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
+    // (`curl -o x.sh`, `cp a x.sh`, `wget URL/x.sh`): what runs may not be what is on disk now.
+    const writers = this.writersOf(path.value);
+    const rewritten = writers !== null;
+    if (writers !== null) this.report(unseenCommand(path.value, nestedVia, 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
     if (read === undefined) return;
     if (this.scriptsRead >= this.opts.maxScripts) {
       if (!rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
@@ -799,6 +939,7 @@ export class Analyzer {
     if (overShare) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
     else this.report({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
   }
+
 }
 
 const argValue = (a: ArgWord): string => a.value;
@@ -855,8 +996,46 @@ function positionalOf(words: readonly ArgWord[]): Array<string | null> {
   return words.length === 0 ? [null] : words.map((w) => (w.dynamic || w.glob ? null : w.value));
 }
 
-function unseenCommand(what: string, via: readonly string[], why: 'runtime' | 'unreadable'): ShellCommand {
-  return { argv: [what], dynamic: why === 'runtime' ? [0] : [], opaque: true, via: via.slice(), unseen: why };
+/** The opaque command standing for a program read from standard input that is not known. */
+function unseenStdin(prog: string, via: string[], from: readonly ScriptSource[] | undefined): ShellCommand {
+  const cmd: ShellCommand = { argv: [prog], dynamic: [0], opaque: true, via, unseen: 'runtime' };
+  if (from !== undefined && from.length > 0) cmd.script_from = dedupeSources(from);
+  return cmd;
+}
+
+function unseenCommand(what: string, via: readonly string[], why: 'runtime' | 'unreadable', from?: readonly ScriptSource[]): ShellCommand {
+  const cmd: ShellCommand = { argv: [what], dynamic: why === 'runtime' ? [0] : [], opaque: true, via: via.slice(), unseen: why };
+  if (from !== undefined && from.length > 0) cmd.script_from = dedupeSources(from);
+  return cmd;
+}
+
+/** At most this many producers are recorded per script (the first ones on the line). */
+const MAX_SOURCES = 32;
+
+/** Producers as ScriptSource: commands whose program is known (an opaque one names nothing). */
+export function sourcesOf(cmds: readonly ShellCommand[], how: ScriptSource['how']): ScriptSource[] {
+  const out: ScriptSource[] = [];
+  for (const c of cmds) {
+    if (c.opaque || c.argv.length === 0) continue;
+    if (out.length >= MAX_SOURCES) break;
+    out.push({ argv: c.argv, dynamic: c.dynamic, how });
+  }
+  return out;
+}
+
+function dedupeSources(from: readonly ScriptSource[]): ScriptSource[] {
+  const out: ScriptSource[] = [];
+  for (const s of from) {
+    if (out.length >= MAX_SOURCES) break;
+    if (!out.some((o) => o.how === s.how && o.argv === s.argv)) out.push(s);
+  }
+  return out;
+}
+
+/** The last path segment of a URL (`https://x/a/install.sh?x=1` → `install.sh`), or null. */
+function urlName(word: string): string | null {
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*\/(?:[^?#]*\/)?([^/?#]+)(?:[?#].*)?$/.exec(word);
+  return m?.[1] ?? null;
 }
 
 /** An unquoted `{` (brace expansion may apply). */
