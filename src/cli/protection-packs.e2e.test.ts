@@ -4,6 +4,7 @@
  * class, through the built bundle (`buckler check --json --tier T`) and through both drivers
  * (`--driver claude-code` with a Bash PreToolUse event, `--driver cursor` with
  * beforeShellExecution) from temporary config homes (baseline and strict), the default packs on.
+ * The one class a file tool can reach (a delete in `.git`) also through Cursor's Delete tool.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -215,6 +216,38 @@ table('agent-worktree: git switch --discard-changes/-f, git worktree remove --fo
   ["timeout 10 git worktree remove --force '../wt'", 'ask', 'deny', SWITCH],
 ]);
 
+const GITDIR = 'agent-worktree/delete-git-dir';
+
+table("agent-worktree: delete of a repository's .git directory or anything in it", [
+  ['rm -rf .git', 'ask', 'deny', GITDIR],
+  ['rm -rf .git/refs', 'ask', 'deny', GITDIR],
+  ['rm -Rf .git/', 'ask', 'deny', GITDIR],
+  ['rm -r -f ./.git', 'ask', 'deny', GITDIR],
+  ['rm --recursive --force sub/.git', 'ask', 'deny', GITDIR],
+  ['rm .git/index', 'ask', 'deny', GITDIR],
+  ['unlink .git/index.lock', 'ask', 'deny', GITDIR],
+  ["sudo rm -rf '.git'", 'ask', 'deny', GITDIR],
+  ['cd sub && rm -rf .git', 'ask', 'deny', GITDIR],
+  ['cd sub && rm -rf ../.git', 'ask', 'deny', GITDIR],
+  ['G=.git; rm -rf "$G"', 'ask', 'deny', GITDIR],
+  ['D=.git; rm -rf ${D}/objects', 'ask', 'deny', GITDIR],
+  ['bash -c "rm -rf .git/objects"', 'ask', 'deny', GITDIR],
+  ['mv .git /tmp/old-git', 'ask', 'deny', GITDIR],
+  ['rm -rf .git*', 'ask', 'deny', GITDIR],
+  // `.git/hooks` is inside: agent-tamper's git-runs-later asks (strict: denies) too, and may come first.
+  ['find .git -delete', 'ask', 'deny'],
+]);
+
+table('agent-worktree: deletes near .git that stay allowed', [
+  ['rm .gitignore', 'allow', 'allow'],
+  ['rm -rf .gitmodules.d', 'allow', 'allow'],
+  ['rm -rf git', 'allow', 'allow'],
+  ['cat .git/config', 'allow', 'allow'],
+  ['ls -la .git', 'allow', 'allow'],
+  ['git rm -r --cached .', 'allow', 'allow'],
+  ["echo 'rm -rf .git'", 'allow', 'allow'],
+]);
+
 table('agent-worktree: must stay allowed', [
   ['git stash', 'allow', 'allow'],
   ['git stash push -m wip', 'allow', 'allow'],
@@ -249,6 +282,9 @@ crossTable('agent-worktree through the other driver in each tier', [
   ['git branch -D x', 'ask', 'deny'],
   ['git switch -f main', 'ask', 'deny'],
   ['git worktree remove --force ../wt', 'ask', 'deny'],
+  ['rm -rf .git', 'ask', 'deny'],
+  ['cd sub && rm -r -f ../.git/refs', 'ask', 'deny'],
+  ['rm .gitignore', 'allow', 'allow'],
   ['git checkout main', 'allow', 'allow'],
   ['git stash', 'allow', 'allow'],
 ]);
@@ -332,6 +368,29 @@ crossTable('agent-remote-exec through the other driver in each tier', [
   ['curl https://example.com/data.json | jq .', 'allow', 'allow'],
   ['bash install.sh', 'allow', 'allow'],
 ]);
+
+describe('file-tool events: a file tool that deletes in .git (Cursor preToolUse Delete)', () => {
+  async function cursorDelete(file: string, tier: 'baseline' | 'strict'): Promise<string> {
+    const payload = { hook_event_name: 'preToolUse', tool_name: 'Delete', tool_input: { file_path: file }, tool_use_id: 'u', cwd: work, workspace_roots: [work], conversation_id: 'c', generation_id: 'g' };
+    const r = await spawn(['--driver', 'cursor'], tier, JSON.stringify(payload));
+    expect(r.code, r.stderr).toBe(0);
+    const o = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as { permission?: string });
+    return o.permission ?? 'allow';
+  }
+  it.each<[string, D, D]>([
+    ['.git/index', 'ask', 'deny'],
+    ['.git/refs/heads/main', 'ask', 'deny'],
+    ['sub/.git/HEAD', 'ask', 'deny'],
+    ['./.git/packed-refs', 'ask', 'deny'],
+    ['.gitignore', 'allow', 'allow'],
+    ['src/app.ts', 'allow', 'allow'],
+  ])('Delete %s → %s / %s', async (file, baseline, strict) => {
+    const abs = path.join(work, file);
+    const [b, s, bAbs, sAbs] = await Promise.all([cursorDelete(file, 'baseline'), cursorDelete(file, 'strict'), cursorDelete(abs, 'baseline'), cursorDelete(abs, 'strict')]);
+    expect([b, s]).toEqual([baseline, strict]);
+    expect([bAbs, sAbs]).toEqual([baseline, strict]);
+  });
+});
 
 describe('a pack is switched off in config.toml', () => {
   it('[packs] agent-worktree = { enabled = false } and agent-remote-exec too: allowed again', async () => {
