@@ -147,6 +147,8 @@ export class Analyzer {
   private subOut: Map<Script, ShellCommand[]> | null = null;
   /** Commands of a later pipeline stage → the commands of the earlier stages that fed them. */
   private fedBy: Map<ShellCommand, { first: number; end: number }> | null = null;
+  /** writersOf's index (nameIndex), made when a line first runs a script file. */
+  private names: NameIndex | null = null;
 
   private readonly work: WorkBudget;
 
@@ -156,7 +158,8 @@ export class Analyzer {
 
   /** Reports a command; each one costs work (the caller judges every command reported). */
   report(cmd: ShellCommand): void {
-    this.work.charge(COMMAND_COST + cmd.argv.length, 'the commands found', 0);
+    // The producers a script records (script_from, at most MAX_SOURCES) were found and compared too.
+    this.work.charge(COMMAND_COST + cmd.argv.length + (cmd.script_from === undefined ? 0 : 16 * cmd.script_from.length), 'the commands found', 0);
     this.out.push(cmd);
   }
 
@@ -207,13 +210,17 @@ export class Analyzer {
         let prev: Command | undefined;
         let prevIn: StdinThunk = timed.stdin;
         const first = this.out.length;
+        // The first producers of the earlier stages, found once for the whole pipeline.
+        let feeders: Producers | undefined;
         for (const cmd of cmds) {
           const stage = mkCtx(timed.via, timed.depth, timed.vars.child(), timed.cond, timed.stdin);
           const from = prev;
           const fromIn = prevIn;
           // Every command of the earlier stages writes into this one's input (`curl … | grep -v x | sh`).
           const end = this.out.length;
-          if (from !== undefined) stage.stdin = memo(() => this.withSources(this.pipeStdin(from, timed.vars, fromIn), this.out.slice(first, end), 'pipe'));
+          if (from !== undefined) {
+            stage.stdin = memo(() => this.withSources(this.pipeStdin(from, timed.vars, fromIn), (feeders ??= new Producers(this.out, first, this.work)).before(end), 'pipe'));
+          }
           this.command(cmd, stage);
           if (from !== undefined && this.out.length > end) {
             // `curl … | tee x.sh`: what a later stage writes into a file comes from the earlier
@@ -358,7 +365,10 @@ export class Analyzer {
       else this.report(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
     }
     // `curl URL > x.sh`: the command wrote the redirection's target.
-    for (let k = writes; k < this.written.length; k++) (this.written[k] as { by: ShellCommand[] }).by = this.out.slice(mark);
+    if (this.written.length > writes) {
+      const by = this.out.slice(mark);
+      for (let k = writes; k < this.written.length; k++) (this.written[k] as { by: ShellCommand[] }).by = by;
+    }
     this.varEffects(args, cmd.words, ctx);
   }
 
@@ -791,34 +801,75 @@ export class Analyzer {
 
   /**
    * The commands earlier on the line that wrote or named `pathValue` (a redirection into it, an
-   * argument naming it, a URL whose last segment is its name: `wget https://x/install.sh`);
-   * null when none did. Compared as written (`./x.sh` and `x.sh` are one path).
+   * argument naming it, a URL whose last segment is its name: `wget https://x/install.sh`), with
+   * the pipeline stages that fed them: the first MAX_SOURCES whose program is known, in order
+   * (what sourcesOf keeps); null when none did. Compared as written (`./x.sh` and `x.sh` are one
+   * path). Looked up in an index of the line's words made on first use and extended as the line
+   * grows, and every step is charged: a line that runs many scripts stays linear.
    */
   writersOf(pathValue: string): ShellCommand[] | null {
+    const ix = this.nameIndex();
     const key = samePath(pathValue);
-    const name = key.includes('/') ? null : key;
+    const targets = ix.targets.get(key);
+    const named = ix.args.get(key);
+    const urls = key.includes('/') ? undefined : ix.urls.get(key);
+    if (targets === undefined && named === undefined && urls === undefined) return null;
     const by: ShellCommand[] = [];
-    let found = false;
-    for (const w of this.written) {
-      if (samePath(wordText(w.target).value) !== key) continue;
-      found = true;
-      for (const c of w.by) {
-        if (!by.includes(c)) by.push(c);
-        this.addFed(c, by);
+    const seen = new Set<ShellCommand>();
+    let steps = 0;
+    const full = (): boolean => by.length >= MAX_SOURCES;
+    const add = (c: ShellCommand): void => {
+      steps++;
+      if (!isProducer(c) || seen.has(c)) return;
+      seen.add(c);
+      by.push(c);
+    };
+    const withFed = (c: ShellCommand): void => {
+      add(c);
+      const fed = this.fedBy?.get(c);
+      if (fed !== undefined) for (let k = fed.first; k < fed.end && !full(); k++) add(this.out[k] as ShellCommand);
+    };
+    for (const t of targets ?? []) {
+      for (const c of (this.written[t] as { by: ShellCommand[] }).by) {
+        if (full()) break;
+        withFed(c);
       }
     }
-    for (const c of this.out) {
-      for (let i = 1; i < c.argv.length; i++) {
-        const a = c.argv[i] as string;
-        if (samePath(a) === key || (name !== null && urlName(a) === name)) {
-          found = true;
-          if (!by.includes(c)) by.push(c);
-          this.addFed(c, by);
-          break;
+    // The commands naming it, in their order on the line (two ascending lists merged).
+    const a = named ?? [];
+    const u = urls ?? [];
+    for (let i = 0, j = 0; (i < a.length || j < u.length) && !full(); ) {
+      // A command under both lists is added once (`seen`).
+      const next = j >= u.length || (i < a.length && (a[i] as number) <= (u[j] as number)) ? (a[i++] as number) : (u[j++] as number);
+      withFed(this.out[next] as ShellCommand);
+    }
+    this.work.charge(steps + 1, 'the commands that wrote the scripts run', 0);
+    return by;
+  }
+
+  /** writersOf's index, brought up to date with what the line has reported and written so far. */
+  private nameIndex(): NameIndex {
+    const ix = (this.names ??= { out: 0, written: 0, args: new Map(), urls: new Map(), targets: new Map() });
+    let units = 0;
+    for (; ix.out < this.out.length; ix.out++) {
+      const argv = (this.out[ix.out] as ShellCommand).argv;
+      for (let i = 1; i < argv.length; i++) {
+        const w = argv[i] as string;
+        units += w.length + 2;
+        indexAt(ix.args, samePath(w), ix.out);
+        if (w.includes('://')) {
+          const name = urlName(w);
+          if (name !== null) indexAt(ix.urls, name, ix.out);
         }
       }
     }
-    return found ? by : null;
+    for (; ix.written < this.written.length; ix.written++) {
+      const t = wordText((this.written[ix.written] as { target: Word }).target).value;
+      units += t.length + 2;
+      indexAt(ix.targets, samePath(t), ix.written);
+    }
+    if (units > 0) this.work.charge(units, 'the commands that wrote the scripts run', 0);
+    return ix;
   }
 
   /** @internal (Unwrapping) A program file an interpreter runs: unseen when written or named earlier on the line. */
@@ -826,16 +877,6 @@ export class Analyzer {
     if (path.dynamic || path.glob) return;
     const writers = this.writersOf(path.value);
     if (writers !== null) this.report(unseenCommand(path.value, [...via, label], 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
-  }
-
-  /** The commands of the earlier pipeline stages that fed `c` (at most MAX_SOURCES), added to `by`. */
-  private addFed(c: ShellCommand, by: ShellCommand[]): void {
-    const fed = this.fedBy?.get(c);
-    if (fed === undefined) return;
-    for (let k = fed.first; k < fed.end && by.length < MAX_SOURCES * 2; k++) {
-      const f = this.out[k] as ShellCommand;
-      if (!by.includes(f)) by.push(f);
-    }
   }
 
   /** What produced script text: its own record (stdin), and the commands substituted in it. */
@@ -1012,11 +1053,61 @@ function unseenCommand(what: string, via: readonly string[], why: 'runtime' | 'u
 /** At most this many producers are recorded per script (the first ones on the line). */
 const MAX_SOURCES = 32;
 
+/** What writersOf looks paths up in: positions in `Analyzer.out` / `written`, ascending. */
+interface NameIndex {
+  /** `out` is indexed below this position, `written` below `written`. */
+  out: number;
+  written: number;
+  /** samePath of each argument word (not argv[0]) → the commands holding it. */
+  args: Map<string, number[]>;
+  /** The last segment of each URL argument → the commands holding it. */
+  urls: Map<string, number[]>;
+  /** samePath of each writing redirection's target → its entries in `written`. */
+  targets: Map<string, number[]>;
+}
+
+function indexAt(map: Map<string, number[]>, key: string, at: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [at]);
+  else if (list[list.length - 1] !== at) list.push(at);
+}
+
+/** A command that can be a producer (sourcesOf): its program is known. */
+const isProducer = (c: ShellCommand): boolean => !c.opaque && c.argv.length > 0;
+
+/**
+ * The producers among `out[first, end)` (the first MAX_SOURCES), for a pipeline's stages: each
+ * stage asks with a larger `end`; the scan goes on from where it stopped (linear per pipeline).
+ */
+class Producers {
+  private at: number;
+  private readonly found: Array<{ at: number; cmd: ShellCommand }> = [];
+  constructor(
+    private readonly out: readonly ShellCommand[],
+    first: number,
+    private readonly work: WorkBudget,
+  ) {
+    this.at = first;
+  }
+
+  before(end: number): ShellCommand[] {
+    const from = this.at;
+    for (; this.at < end && this.found.length < MAX_SOURCES; this.at++) {
+      const c = this.out[this.at] as ShellCommand;
+      if (isProducer(c)) this.found.push({ at: this.at, cmd: c });
+    }
+    this.work.charge(this.at - from + 1, 'the commands that wrote the scripts run', 0);
+    const out: ShellCommand[] = [];
+    for (const f of this.found) if (f.at < end) out.push(f.cmd);
+    return out;
+  }
+}
+
 /** Producers as ScriptSource: commands whose program is known (an opaque one names nothing). */
 export function sourcesOf(cmds: readonly ShellCommand[], how: ScriptSource['how']): ScriptSource[] {
   const out: ScriptSource[] = [];
   for (const c of cmds) {
-    if (c.opaque || c.argv.length === 0) continue;
+    if (!isProducer(c)) continue;
     if (out.length >= MAX_SOURCES) break;
     out.push({ argv: c.argv, dynamic: c.dynamic, how });
   }
