@@ -140,7 +140,7 @@ function adversarial(): Record<string, string> {
 }
 
 const env = { ...process.env };
-void loadRuntimePolicy(resolvePaths({ env, platform: process.platform, home: env.HOME ?? '/nonexistent' })).then(({ policy }) => run(policy));
+void Promise.resolve(loadRuntimePolicy(resolvePaths({ env, platform: process.platform, home: env.HOME ?? '/nonexistent' }))).then(({ policy }) => run(policy));
 
 function run(policy: CompiledPolicy): void {
   const input = (command: string): PolicyInput => ({

@@ -9,6 +9,7 @@ import { evaluate } from '../core/evaluate.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
+import { rulesProject } from './project.ts';
 import { checkTier, parseCommandWords } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
@@ -81,8 +82,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const command = positionals.join(' ');
 
-  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid() });
-  for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const where = { cwd: values.cwd as string | undefined, home: values.home as string | undefined, project: values.project as string[] | undefined };
   for (const [k, v] of Object.entries(where)) {
     const bad = (Array.isArray(v) ? v : v === undefined ? [] : [v]).find((d) => !d.startsWith('/'));
@@ -97,6 +96,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (where.home !== undefined) input.context.home = where.home;
   if (where.project !== undefined) input.context.project_roots = where.project;
   input.context = actionContext(input, { env: io.env, cwd });
+  const project = rulesProject(input.context);
+  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid(), ...(project === undefined ? {} : { project }) });
+  for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const tool = values.tool as string | undefined;
   if (tool !== undefined) input.tool = { name: tool };
   const env: Record<string, string> = {};

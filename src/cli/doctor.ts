@@ -25,6 +25,7 @@ import { harnessConfigFile, harnessHomeDir, resolvePaths, type PathContext, type
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
 import { processPathContext, processUid } from './process-paths.ts';
+import { projectOf } from './project.ts';
 
 export const DOCTOR_HELP = `Usage: buckler doctor [--project DIR] [--json]
 
@@ -280,11 +281,41 @@ export function sourceFindings(report: PolicyReport): Finding[] {
   return out;
 }
 
+/**
+ * The project's own rules (.buckler/rules.d, docs/project-rules.md) as a hook there loads them:
+ * trusted or not, how many loaded or ignored, and any file refused (then every action in the
+ * project asks the person: a problem).
+ */
+async function checkProjectRules(io: CliIO, dir: string): Promise<Finding[]> {
+  const root = projectOf(dir, io.env);
+  if (root === undefined) return [];
+  const report = await loadPolicyReport(resolvePaths(processPathContext(io.env)), { project: root, examples: false, uid: processUid() });
+  const src = report.sources.find((s) => s.source === 'project');
+  if (src?.project === undefined) return [];
+  const inDir = (f: string | undefined): boolean => f !== undefined && (f === src.dir || f.startsWith(src.dir + path.sep));
+  const mine = report.known.filter((k) => inDir(k.source) && k.rule.id !== 'project/rules-unreadable');
+  const ignored = mine.filter((k) => k.state === 'skipped_trust').length;
+  const p = src.project;
+  const out: Finding[] = [];
+  const counts = `${mine.length - ignored} rules loaded${ignored > 0 ? `, ${ignored} ignored for want of trust` : ''}`;
+  if (p.trusted) out.push({ level: 'ok', text: `project rules ${src.dir}: trusted (buckler trust); ${counts}` });
+  else {
+    out.push({
+      level: 'info',
+      text: `project rules ${src.dir}: ${p.changed ? 'changed since you trusted them, so ' : ''}untrusted: they can only tighten; ${counts} (read them, then \`buckler trust\` to count them like your own)`,
+    });
+  }
+  for (const q of report.problems.filter((x) => x.dropped === true && inDir(x.file))) {
+    out.push({ level: 'problem', text: `project rules not loaded, so every action in ${root} asks first: ${formatProblem(q, (f) => f)}` });
+  }
+  return out;
+}
+
 export async function doctor(io: CliIO, project: string): Promise<DoctorReport> {
   const ctx = processPathContext(io.env);
   const cache = checkCache(io);
   const harnesses = Object.values(INSTALLERS).map((i) => checkHarness(i, ctx, project, io.env));
-  const buckler = [...(await checkBuckler(io)), ...cache];
+  const buckler = [...(await checkBuckler(io)), ...cache, ...(await checkProjectRules(io, project))];
   if (!harnesses.some((h) => h.found)) buckler.push({ level: 'problem', text: 'no supported harness found: nothing is guarded' });
   const ok = [...harnesses.flatMap((h) => h.findings), ...buckler].every((x) => x.level !== 'problem');
   return { ok, harnesses, buckler };

@@ -35,18 +35,20 @@ import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import { actionContext } from './action-context.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
+import { rulesProject } from './project.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 
 /** What the driver calls outside itself (tests pass their own). */
 export interface DriverDeps {
-  loadPolicy: (env: CliIO['env']) => LoadedPolicy | Promise<LoadedPolicy>;
+  /** `project`: the project root whose `.buckler/rules.d` loads too (docs/project-rules.md). */
+  loadPolicy: (env: CliIO['env'], project?: string) => LoadedPolicy | Promise<LoadedPolicy>;
   /** `paths`: list each command's paths in `commands` (for the audit record). */
   evaluate: (input: PolicyInput, policy: LoadedPolicy['policy'], options?: { paths?: boolean }) => PolicyOutput;
 }
 
 const REAL: DriverDeps = {
-  loadPolicy: (env) => loadRuntimePolicy(processPaths(env), { uid: processUid() }),
+  loadPolicy: (env, project) => loadRuntimePolicy(processPaths(env), project === undefined ? { uid: processUid() } : { uid: processUid(), project }),
   // A script the command runs (`bash ./deploy.sh`) is read and analysed too, as in `check`:
   // otherwise an agent could write a forbidden command into a file and run the file.
   // The same for git aliases in the repository's and the user's config (read only when a
@@ -226,6 +228,7 @@ export async function handleHook(
   let input: PolicyInput | undefined;
   let loaded: LoadedPolicy | undefined;
   let event: string | undefined;
+  let project: string | undefined;
   let result: HookResult;
   // The deadline: what is awaited (stdin, loading the policy) races it. Synchronous work (a
   // cold compile, one evaluation) is not interrupted; it is bounded by its own limits.
@@ -241,14 +244,27 @@ export async function handleHook(
         ? `no complete hook event on stdin within ${deadlineMs} ms (${seen === undefined ? 'nothing arrived' : `${seen.length} bytes arrived`} and stdin stayed open)`
         : `no decision within ${deadlineMs} ms (loading the policy took too long)`,
     );
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      reject(deadlineFailure());
-    }, deadlineMs);
-  });
-  deadline.catch(() => undefined);
-  const inTime = <T>(p: T | Promise<T>): Promise<T> => Promise.race([p, deadline]);
+  // The timer is armed only when something is really awaited (a cold policy compile, a test
+  // double's stdin): a warm hook decides synchronously and never sets one (a first timer costs
+  // a hook about 0.1-0.2 ms). It fires at the same moment: the deadline counts from here.
+  const started = Date.now();
+  let deadline: Promise<never> | undefined;
+  const inTime = <T>(p: T | Promise<T>): T | Promise<T> => {
+    if (!(p instanceof Promise)) return p;
+    if (deadline === undefined) {
+      deadline = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => {
+            timedOut = true;
+            reject(deadlineFailure());
+          },
+          Math.max(0, deadlineMs - (Date.now() - started)),
+        );
+      });
+      deadline.catch(() => undefined);
+    }
+    return Promise.race([p, deadline]);
+  };
   const complete = (b: Buffer): boolean => {
     seen = b;
     return isCompleteEvent(b);
@@ -285,11 +301,15 @@ export async function handleHook(
     raw = withEvent(readPayload(bytes), event, adapter);
     parsed = true;
     input = adapter.adaptInput(raw);
-    loaded = await inTime(deps.loadPolicy(io.env));
-    for (const w of loaded.warnings) warn(w);
     // Where the action happens (home, project roots, temp directories, named locations): the core
     // resolves paths against it. From the hook process's environment and a few `stat` calls, never the agent's.
-    input = { ...input, env: policyEnv(io.env, loaded.policy.env_keys), context: actionContext(input, { env: io.env, cwd: process.cwd() }) };
+    const context = actionContext(input, { env: io.env, cwd: process.cwd() });
+    // The project's own rules (.buckler/rules.d) load with the rest: one `stat` when it has none.
+    project = rulesProject(context);
+    const pending = inTime(deps.loadPolicy(io.env, project));
+    loaded = pending instanceof Promise ? await pending : pending;
+    for (const w of loaded.warnings) warn(w);
+    input = { ...input, env: policyEnv(io.env, loaded.policy.env_keys), context };
     // Every decision is recorded (audit_log = true): its paths are listed now, for the record.
     let output = loaded.config.audit_log === true ? deps.evaluate(input, loaded.policy, { paths: true }) : deps.evaluate(input, loaded.policy);
     let allowOnce: AllowOnceUse | undefined;
@@ -320,7 +340,7 @@ export async function handleHook(
     if (input) result.input = input;
     if (loaded) result.loaded = loaded;
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
   }
   if (timedOut) result.abandoned = true;
   // ── AUDIT ──────────────────────────────────────────────────────────────────────────────
@@ -336,7 +356,7 @@ export async function handleHook(
   if (setting === undefined && timedOut && stage === 'policy') setting = false;
   if (setting === undefined && worth) {
     try {
-      setting = (await deps.loadPolicy(io.env)).config.audit_log;
+      setting = (await deps.loadPolicy(io.env, project)).config.audit_log;
     } catch {
       setting = null;
     }

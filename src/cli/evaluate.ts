@@ -13,6 +13,7 @@ import { parsePolicyInput } from '../core/input.ts';
 import { actionContext } from './action-context.ts';
 import { TIERS, type Tier } from '../core/policy.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
+import { rulesProject } from './project.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { recordDecision } from './audit.ts';
 import { processPaths, processUid } from './process-paths.ts';
@@ -140,9 +141,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`buckler evaluate: ${e.code}: ${e.message}\n`);
     return 2;
   }
-  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid() });
-  for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   input = { ...input, context: actionContext(input, { env: io.env, cwd: io.cwd }) };
+  const project = rulesProject(input.context);
+  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid(), ...(project === undefined ? {} : { project }) });
+  for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const cwd = input.shell?.cwd ?? io.cwd;
   const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), paths: true });
   const worth = output.decision === 'deny' || output.decision === 'ask' || output.bypass;

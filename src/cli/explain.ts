@@ -16,7 +16,9 @@ import { explain, type ConditionTrace, type Explanation, type RuleTrace } from '
 import { parsePolicyInput } from '../core/input.ts';
 import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
+import { formatProblem } from '../packs/problems.ts';
 import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
+import { rulesProject } from './project.ts';
 import { packageRoot } from '../paths.ts';
 import { checkTier, parseCommandWords } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
@@ -114,6 +116,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   const opts: RuntimeOptions = { examples: false, uid: processUid() };
   if (tier) opts.tier = tier;
+  const project = rulesProject(input.context);
+  if (project !== undefined) opts.project = project;
   const report = await loadPolicyReport(processPaths(io.env), opts);
   for (const w of report.warnings) io.err(`buckler: ${w}\n`);
   const env: Record<string, string> = { ...input.env };
@@ -128,7 +132,21 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const origin = k.source !== undefined ? origins.get(k.source) : undefined;
     return origin !== undefined ? { ...k, origin } : k;
   });
-  const result = explain(input, report.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), known, paths: true });
+  const result: Explanation = explain(input, report.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), known, paths: true });
+  const projectSrc = report.sources.find((s) => s.source === 'project');
+  if (projectSrc?.project !== undefined) {
+    const inDir = (f: string | undefined): boolean => f !== undefined && (f === projectSrc.dir || f.startsWith(projectSrc.dir + path.sep));
+    const mine = report.known.filter((k) => inDir(k.source));
+    result.project = {
+      root: projectSrc.project.root,
+      rules_dir: projectSrc.dir,
+      trusted: projectSrc.project.trusted,
+      changed: projectSrc.project.changed,
+      loaded: mine.filter((k) => k.state !== 'skipped_trust').map((k) => k.rule.id),
+      ignored: mine.filter((k) => k.state === 'skipped_trust').map((k) => k.rule.id),
+      refused: report.problems.filter((p) => p.dropped === true && inDir(p.file)).map((p) => formatProblem(p)),
+    };
+  }
 
   if (values.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
   else io.out(render(result, io.stdoutIsTTY && !io.env['NO_COLOR'], (f) => display(f, io.cwd)));
@@ -181,6 +199,12 @@ export function render(x: Explanation, colour: boolean, displayFile: (f: string)
   const what = x.command !== null ? `line: ${x.command}` : x.tool !== null ? `tool: ${x.tool}` : 'event';
   lines.push(dim(`  ${what}  (trigger ${x.trigger}, harness ${x.harness ?? 'unknown'}, tier ${x.tier})`));
   if (x.error) lines.push(`  ${sgr('31', 'error')}: ${x.error.code}: ${x.error.message}`);
+  if (x.project) {
+    const p = x.project;
+    const state = p.trusted ? 'trusted' : `untrusted${p.changed ? ' (changed since trusted)' : ''}: they can only tighten`;
+    lines.push(`  project rules  ${displayFile(p.rules_dir)}: ${state}; ${p.loaded.length} loaded${p.ignored.length > 0 ? `, ${p.ignored.length} ignored for want of trust (${p.ignored.join(', ')})` : ''}`);
+    for (const r of p.refused) lines.push(`  ${sgr('31', 'refused')}: ${r}`);
+  }
 
   const ruleLines = (rules: readonly RuleTrace[], indent: string): void => {
     if (rules.length === 0) {
@@ -226,10 +250,11 @@ function outcomeText(r: RuleTrace, tier: string): string {
     case 'decides':
       return 'decides';
     case 'outranked':
-      return 'matches, outranked';
+      return r.tighten ? 'matches, but can only tighten: another rule decides at least as severely' : 'matches, outranked';
     case 'no_match':
       return 'no match';
     case 'skipped':
+      if (r.state === 'skipped_trust') return `ignored: an allow rule of untrusted project rules (buckler trust)${r.matched ? ', would match' : ''}`;
       return r.state === 'skipped_tier'
         ? `skipped: tier ${r.tier} (the tier is ${tier})${r.matched ? ', would match' : ''}`
         : `skipped: pack ${r.pack} is switched off in config.toml${r.matched ? ', would match' : ''}`;

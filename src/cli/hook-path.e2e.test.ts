@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBundle, generateKeys, readPrivateKey } from '../packs/bundle.ts';
+import { BUILTIN_TEXTS_ID } from '../grammars/builtin-texts.ts';
 import { ensureBuilt } from './build.testing.ts';
 
 let bundle: string;
@@ -63,6 +64,11 @@ const deny = { hook_event_name: 'beforeShellExecution', command: 'git push --for
 const allow = { ...deny, command: 'ls -la' };
 
 describe('hook path and the compiled-pack cache', () => {
+  it('the hook bundle carries the builtin program data as texts made at build time, equal to the sources', () => {
+    // scripts/build.mjs evaluates src/grammars/builtin-texts.ts: its id in dist/main.cjs is the one computed here.
+    const main = fs.readFileSync(path.join(path.dirname(bundle), 'main.cjs'), 'utf8');
+    expect(main).toContain(`"${BUILTIN_TEXTS_ID}"`);
+  });
   it('cold: compiles with the YAML and TOML parsers, and answers', () => {
     expect(fs.existsSync(path.join(root, 'state'))).toBe(false);
     const cold = hook(deny);

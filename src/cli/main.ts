@@ -26,6 +26,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
   replay: { summary: 're-decide logged commands under another policy; print what changes', load: () => import('./replay.ts') },
   pack: { summary: 'signed pack bundles: keygen|sign|install|list|update|rollback|remove', load: () => import('./pack.ts') },
   allow: { summary: 'let one blocked command through, once (--list, --revoke)', load: () => import('./allow.ts') },
+  trust: { summary: "trust this repository's .buckler/rules.d (--status, --revoke, --list)", load: () => import('./trust.ts') },
   doctor: { summary: 'check that Buckler really guards every harness here; exit 1 on a problem', load: () => import('./doctor.ts') },
 };
 
@@ -52,6 +53,9 @@ export function helpText(): string {
 /** Set by a hook run that gave up at its deadline with a read still pending (see start()). */
 let abandonedHook = false;
 
+/** Set by a hook run (see start()). */
+let hookRun = false;
+
 /** Set by a typical hook run: a shell command decided with the packs cache warm (`codeCacheWanted`). */
 let typicalHook = false;
 
@@ -67,6 +71,7 @@ export function codeCacheWanted(): boolean {
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const first = argv[0];
   if (first === undefined || first.startsWith('--driver') || first.startsWith('--event')) {
+    hookRun = true;
     const { runDriver } = await import('./driver.ts');
     const run = await runDriver(argv, io);
     typicalHook = run.typical;
@@ -105,8 +110,10 @@ function fatal(e: unknown): void {
 export function start(): void {
   main(process.argv.slice(2), processIO()).then((code) => {
     process.exitCode = code;
-    // The reply is out (written synchronously); a stdin read the harness never ends would keep
-    // the process alive, and the harness waiting, until its own timeout.
-    if (abandonedHook) process.exit(code);
+    // A hook's reply is out (written synchronously, as is the audit record): exit now. A stdin
+    // read the harness never ends would keep the process alive, and the harness waiting, until
+    // its own timeout; and a natural exit also waits for V8's background tasks and tears the
+    // heap down, which a hook process has no use for (docs/performance.md).
+    if (hookRun || abandonedHook) process.exit(code);
   }, fatal);
 }

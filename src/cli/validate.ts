@@ -13,11 +13,13 @@ import { checkRuntimeCache, loadPolicyReport, type CacheCheck, type RuntimeOptio
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
+import { projectOf } from './project.ts';
 
-export const VALIDATE_HELP = `Usage: buckler validate [--packs-dir DIR] [--rules-dir DIR] [--config FILE]
+export const VALIDATE_HELP = `Usage: buckler validate [--packs-dir DIR] [--rules-dir DIR] [--config FILE] [--project DIR]
 
-Checks the builtin packs, your packs (rules.d), installed signed pack bundles and config.toml,
-and runs every rule's examples. Each problem is listed as  file:line rule pack/rule: what is wrong.
+Checks the builtin packs, your packs (rules.d), installed signed pack bundles, config.toml and
+the current project's rules (.buckler/rules.d, docs/project-rules.md: which loaded, and which
+are ignored until you trust them), and runs every rule's examples. Each problem is listed as  file:line rule pack/rule: what is wrong.
 Without options it also checks the compiled-pack cache the hook uses: one that was changed
 after Buckler wrote it, or is reached through a symbolic link, is an error (the hook never
 uses it, and rebuilds it).
@@ -26,6 +28,8 @@ Options:
       --packs-dir DIR   builtin packs to check (default: the packs shipped with Buckler)
       --rules-dir DIR   user packs to check (default: rules.d in the config directory)
       --config FILE     config file to check (default: config.toml in the config directory)
+      --project DIR     the project whose .buckler/rules.d to check (default: the current
+                        directory's, as a hook there would find it)
       --rules           also list every active rule with its pack and source (builtin, user,
                         or the signed bundle it came from) and every refused bundle
   -h, --help            show this help
@@ -41,6 +45,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       'packs-dir': { type: 'string' },
       'rules-dir': { type: 'string' },
       config: { type: 'string' },
+      project: { type: 'string' },
       rules: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -60,10 +65,17 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (rulesDir !== undefined) opts.rulesDir = path.resolve(io.cwd, rulesDir);
   if (config !== undefined) opts.configFile = path.resolve(io.cwd, config);
 
+  const given = values.project as string | undefined;
+  const project = given !== undefined ? path.resolve(io.cwd, given) : projectOf(io.cwd, io.env);
+  if (project !== undefined) opts.project = project;
+
   const paths = processPaths(io.env);
   const report = await loadPolicyReport(paths, opts);
   // The hook's own cache, only when checking the hook's own inputs.
-  const cache = packsDir === undefined && rulesDir === undefined && config === undefined ? checkRuntimeCache(paths, { uid: processUid() }) : undefined;
+  const cache =
+    packsDir === undefined && rulesDir === undefined && config === undefined
+      ? checkRuntimeCache(paths, project === undefined ? { uid: processUid() } : { uid: processUid(), project })
+      : undefined;
   const root = packageRoot();
   const display = (file: string): string => {
     for (const base of [io.cwd, root]) {
@@ -78,6 +90,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   for (const p of warnings) io.out(`warning: ${formatProblem(p, display)}\n`);
   const cacheBad = cache !== undefined && (cache.state === 'damaged' || cache.state === 'unsafe');
   if (cache) io.out(`${cacheLine(cache)}\n`);
+  const projectSrc = report.sources.find((s) => s.source === 'project');
+  if (projectSrc?.project !== undefined) {
+    const p = projectSrc.project;
+    const inDir = (f: string | undefined): boolean => f !== undefined && (f === projectSrc.dir || f.startsWith(projectSrc.dir + path.sep));
+    const mine = report.known.filter((k) => inDir(k.source) && k.rule.id !== 'project/rules-unreadable');
+    const ignored = mine.filter((k) => k.state === 'skipped_trust').map((k) => k.rule.id);
+    const state = p.trusted ? 'trusted' : `untrusted${p.changed ? ' (changed since you trusted them)' : ''}: deny/ask/nudge rules can only tighten; run 'buckler trust' to count them like your own`;
+    io.out(
+      `project rules: ${display(projectSrc.dir)}: ${state}; ${mine.length - ignored.length} loaded${ignored.length > 0 ? `, ${ignored.length} ignored for want of trust (${ignored.join(', ')})` : ''}` +
+        `${projectSrc.refused.length > 0 ? `, ${projectSrc.refused.length} file${projectSrc.refused.length === 1 ? '' : 's'} refused` : ''}\n`,
+    );
+  }
   if (values.rules) {
     const origin = new Map(report.sources.flatMap((s) => s.packs.map((p) => [p.pack.file, p] as const)));
     const packSource = new Map(report.policy.packs.map((p) => [p.id, origin.get(p.source)] as const));

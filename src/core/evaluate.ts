@@ -82,10 +82,14 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
 
   const ix = triggerIndex(policy, input.trigger);
   const toolName = input.tool?.name;
-  // Rules that do not look at the command decide the same for every command: find their best once.
-  let context: Winner | null = null;
+  // Rules that do not look at the command decide the same for every command: find their best
+  // once (the tighten-only ones apart: they never compete with the others on priority).
+  const context: Context = { best: null, tight: null };
   for (const c of ix.noSegments) {
-    if (contextMatches(c.rule, toolName, input.env) && better(c, context)) context = c;
+    if (!contextMatches(c.rule, toolName, input.env)) continue;
+    if (c.rule.tighten) {
+      if (better(c, context.tight)) context.tight = c;
+    } else if (better(c, context.best)) context.best = c;
   }
 
   const judged: Judged[] = [];
@@ -108,7 +112,7 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
     if (pre) return parseErrorOutput(e);
     error = { code: 'parse_error', message: e.message };
   }
-  if (judged.length === 0) judged.push({ facts: null, winner: context });
+  if (judged.length === 0) judged.push({ facts: null, winner: severer(context.best, context.tight) });
   if (pre && input.shell && policy.guarded_words !== undefined && policy.guarded_words.length > 0) {
     guardUnseen(judged, policy.guarded_words, input, input.shell.command);
   }
@@ -176,23 +180,41 @@ function guardUnseen(judged: Judged[], guarded: NonNullable<CompiledPolicy['guar
   }
 }
 
+/** The best ordinary rule and the best tighten-only rule among those that look at no command. */
+interface Context {
+  best: Winner | null;
+  tight: Winner | null;
+}
+
+/**
+ * The tighten-only winner takes over only when its action is more severe: its priority never
+ * outranks an ordinary rule's decision (an untrusted `nudge` of priority 1000 cannot undo a deny).
+ */
+function severer(best: Winner | null, tight: Winner | null): Winner | null {
+  if (tight === null) return best;
+  return SEVERITY[tight.rule.action] > SEVERITY[best?.rule.action ?? 'allow'] ? tight : best;
+}
+
 function judge(
   facts: CommandFacts,
   ix: TriggerIndex,
-  context: Winner | null,
+  context: Context,
   toolName: string | undefined,
   env: Readonly<Record<string, string>> | undefined,
 ): Winner | null {
-  let best = context;
+  let best = context.best;
+  let tight = context.tight;
   const consider = (cands: TriggerIndex['anyProgram'] | undefined): void => {
     if (!cands) return;
     for (const c of cands) {
-      if (better(c, best) && segmentMatches(c.matcher, facts) && contextMatches(c.rule, toolName, env)) best = c;
+      if (c.rule.tighten) {
+        if (better(c, tight) && segmentMatches(c.matcher, facts) && contextMatches(c.rule, toolName, env)) tight = c;
+      } else if (better(c, best) && segmentMatches(c.matcher, facts) && contextMatches(c.rule, toolName, env)) best = c;
     }
   };
   if (!facts.opaque) consider(ix.byProgram.get(facts.program));
   consider(ix.anyProgram);
-  return best;
+  return severer(best, tight);
 }
 
 /** A command worth judging: it has words, or redirections (`> f` alone writes f). */

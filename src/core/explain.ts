@@ -18,9 +18,10 @@ export const EXPLAIN_FORMAT = 1;
 
 /**
  * Why a rule is in force or not: `active`; `skipped_tier` (a strict rule while the tier is
- * baseline); `skipped_pack` (its pack is switched off in config.toml).
+ * baseline); `skipped_pack` (its pack is switched off in config.toml); `skipped_trust` (an
+ * `allow` rule of a project whose rules the person has not trusted).
  */
-export type RuleState = 'active' | 'skipped_tier' | 'skipped_pack';
+export type RuleState = 'active' | 'skipped_tier' | 'skipped_pack' | 'skipped_trust';
 
 /** A rule known to the loader, in load order, with its state. */
 export interface KnownRule {
@@ -64,6 +65,8 @@ export interface RuleTrace {
   priority: number;
   tier: Tier;
   state: RuleState;
+  /** An untrusted project rule: it can only make the decision more severe (absent: an ordinary rule). */
+  tighten?: true;
   /** Whether every condition held (whatever the state). */
   matched: boolean;
   outcome: RuleOutcome;
@@ -112,6 +115,19 @@ export interface Explanation {
   context_rules: RuleTrace[];
   /** The decision exactly as a hook gets it. */
   output: PolicyOutput;
+  /** The project whose `.buckler/rules.d` loaded, filled in by the loader's caller (absent: none). */
+  project?: {
+    root: string;
+    rules_dir: string;
+    trusted: boolean;
+    changed: boolean;
+    /** Rule ids in force. */
+    loaded: string[];
+    /** Rule ids ignored for want of trust. */
+    ignored: string[];
+    /** Files refused or malformed, one line each. */
+    refused: string[];
+  };
 }
 
 export interface ExplainOptions extends Omit<EvaluateOptions, 'onDecided'> {
@@ -213,6 +229,8 @@ function traceRules(rules: readonly Ordered[], facts: CommandFacts | null, j: Ju
 }
 
 function precedence(a: Ordered, b: Ordered): number {
+  // Tighten-only rules never outrank the others: they are listed after them.
+  if ((a.rule.tighten === true) !== (b.rule.tighten === true)) return a.rule.tighten ? 1 : -1;
   if (a.rule.priority !== b.rule.priority) return b.rule.priority - a.rule.priority;
   const s = SEVERITY[b.rule.action] - SEVERITY[a.rule.action];
   return s !== 0 ? s : a.order - b.order;
@@ -235,7 +253,7 @@ function traceRule(k: Ordered, facts: CommandFacts | null, j: Judged, input: Pol
   if (k.state !== 'active') outcome = 'skipped';
   else if (!matched) outcome = 'no_match';
   else outcome = j.winner?.rule.id === rule.id ? 'decides' : 'outranked';
-  return {
+  const trace: RuleTrace = {
     rule: rule.id,
     pack: rule.pack,
     source: k.source ?? null,
@@ -249,6 +267,8 @@ function traceRule(k: Ordered, facts: CommandFacts | null, j: Judged, input: Pol
     context,
     segments,
   };
+  if (rule.tighten) trace.tighten = true;
+  return trace;
 }
 
 function contextConditions(rule: CompiledRule, input: PolicyInput): ConditionTrace[] {

@@ -108,6 +108,12 @@ export interface CompiledRule {
   user_message: string | null;
   agent_message: string | null;
   additional_context: string | null;
+  /**
+   * Can only make a decision more severe (untrusted project rules, docs/project-rules.md): such
+   * a rule competes only with other tighten-only rules, and the command takes its decision only
+   * when that is more severe than what the other rules decided. Absent: an ordinary rule.
+   */
+  tighten?: true;
 }
 
 export interface PackInfo {

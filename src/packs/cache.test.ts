@@ -1,8 +1,10 @@
 /** The cache's pure part: stamps change with every input; only a whole record for the stamp is used. */
 import { describe, expect, it } from 'vitest';
 import { POLICY_FORMAT } from '../core/policy.ts';
+import { BUILTIN_GRAMMARS } from '../grammars/builtin.ts';
+import { BUILTIN_TEXTS_ID } from '../grammars/builtin-texts.ts';
 import { git } from '../grammars/git.ts';
-import { cacheFileName, cacheFileText, cacheRecordText, DamagedCacheError, readCacheFile, readCacheRecord, stampOf, type CachedLoad, type StampParts } from './cache.ts';
+import { CACHE_FORMAT, cacheFileName, cacheFileText, cacheRecordText, DamagedCacheError, readCacheFile, readCacheRecord, stampOf, type CachedLoad, type StampParts } from './cache.ts';
 
 const st = (over: Partial<NonNullable<StampParts['code']['stat']>> = {}) => ({ ino: 7, size: 100, mtimeMs: 1000.5, ctimeMs: 1000.5, ...over });
 const base = (): StampParts => ({
@@ -89,28 +91,40 @@ describe('readCacheRecord', () => {
 });
 
 describe('grammars in the cache record', () => {
-  const withGit: CachedLoad = { ...loaded, policy: { ...loaded.policy, grammars: { git, tool: { nested: true } } } };
+  // A policy as the compiler makes it: every builtin program, one of them extended, one added.
+  const extendedGit = { ...git, dashed: false };
+  const full: CachedLoad = { ...loaded, policy: { ...loaded.policy, grammars: { ...BUILTIN_GRAMMARS, git: extendedGit, tool: { nested: true } } } };
   const stamp = stampOf(base());
-  const text = cacheRecordText(stamp, withGit);
+  const text = cacheRecordText(stamp, full);
 
-  it('are stored as one JSON text per program', () => {
+  it('stores only what differs from the builtin programs, one JSON text per program', () => {
     const rec = JSON.parse(text);
-    expect(rec.loaded.policy.grammars).toEqual({ git: JSON.stringify(git), tool: '{"nested":true}' });
+    expect(rec.loaded.policy.grammars).toEqual({ git: JSON.stringify(extendedGit), tool: '{"nested":true}' });
+  });
+
+  it('marks a builtin program the policy lacks with an empty text, and leaves it out when read', () => {
+    const { rm: _rm, ...withoutRm } = BUILTIN_GRAMMARS;
+    const lacking: CachedLoad = { ...loaded, policy: { ...loaded.policy, grammars: withoutRm } };
+    const t = cacheRecordText(stamp, lacking);
+    expect(JSON.parse(t).loaded.policy.grammars).toEqual({ rm: '' });
+    const got = readCacheRecord(t, stamp)!.policy.grammars;
+    expect(Object.hasOwn(got, 'rm')).toBe(false);
+    expect(Object.keys(got).sort()).toEqual(Object.keys(withoutRm).sort());
   });
 
   it('are parsed on first lookup only, then kept', () => {
     const got = readCacheRecord(text, stamp)!.policy.grammars;
-    expect(Object.keys(got)).toEqual(['git', 'tool']);
-    expect(Object.getOwnPropertyDescriptor(got, 'git')?.get).toBeTypeOf('function');
+    expect(Object.keys(got).sort()).toEqual([...Object.keys(BUILTIN_GRAMMARS), 'tool'].sort());
+    for (const name of ['git', 'tool', 'rm']) expect(Object.getOwnPropertyDescriptor(got, name)?.get, name).toBeTypeOf('function');
     expect(Object.hasOwn(got, 'git')).toBe(true);
-    expect(got['git']).toEqual(git);
-    expect(Object.getOwnPropertyDescriptor(got, 'git')).toMatchObject({ value: git, enumerable: true });
+    expect(got['git']).toEqual(extendedGit);
+    expect(Object.getOwnPropertyDescriptor(got, 'git')).toMatchObject({ value: extendedGit, enumerable: true });
     expect(got['git']).toBe(got['git']);
-    expect(Object.getOwnPropertyDescriptor(got, 'tool')?.get).toBeTypeOf('function');
+    expect(got['rm']).toEqual(BUILTIN_GRAMMARS['rm']);
   });
 
   it('read back equal to what was written', () => {
-    expect(readCacheRecord(text, stamp)).toEqual(withGit);
+    expect(readCacheRecord(text, stamp)).toEqual(full);
   });
 
   it('a text damaged inside passes the record checks but fails loudly when used', () => {
@@ -120,6 +134,10 @@ describe('grammars in the cache record', () => {
     expect(() => got['git']).toThrow(DamagedCacheError);
     expect(() => got['git']).toThrow(/compiled-pack cache is damaged \(grammar of 'git'\); delete the cache directory/);
     expect(got['tool']).toEqual({ nested: true });
+  });
+
+  it('the stamp names the builtin programs the record is relative to', () => {
+    expect(stamp.split('\n')[0]).toBe(`format\t${CACHE_FORMAT}\t${POLICY_FORMAT}\t${BUILTIN_TEXTS_ID}`);
   });
 });
 
@@ -151,10 +169,15 @@ describe('readCacheFile: the digest binds the record to the stamp', () => {
   });
   it.each([
     ['empty', ''],
-    ['no header', cacheRecordText(stamp, loaded).replace('"cache_format":3', '"cache_format" :3')],
-    ['a header with no record', `buckler-policy-cache v3 digest=${'0'.repeat(16)}\n`],
+    ['no header', cacheRecordText(stamp, loaded).replace(`"cache_format":${CACHE_FORMAT}`, `"cache_format" :${CACHE_FORMAT}`)],
+    ['a header with no record', `buckler-policy-cache v${CACHE_FORMAT} digest=${'0'.repeat(16)}\n`],
+    ['a header of a later format', `buckler-policy-cache v${CACHE_FORMAT + 1} digest=${'0'.repeat(16)}\n{}`],
   ])('%s is damaged', (_, text) => {
     expect(readCacheFile(Buffer.from(text), stamp).kind).toBe('damaged');
+  });
+  it('a file of an earlier format, with its header, is stale (replaced quietly after an upgrade)', () => {
+    const older = `buckler-policy-cache v${CACHE_FORMAT - 1} digest=${'0'.repeat(16)}\n{"cache_format":${CACHE_FORMAT - 1}}`;
+    expect(readCacheFile(Buffer.from(older), stamp)).toEqual({ kind: 'stale' });
   });
   it('a bare record of an earlier version is stale (replaced quietly after an upgrade)', () => {
     expect(readCacheFile(Buffer.from(cacheRecordText(stamp, loaded)), stamp)).toEqual({ kind: 'stale' });

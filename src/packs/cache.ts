@@ -36,10 +36,12 @@ import { DECISIONS } from '../core/contract.ts';
 import { POLICY_FORMAT, TIERS } from '../core/policy.ts';
 import type { BucklerConfig } from './config.ts';
 import type { CompiledPolicy } from '../core/policy.ts';
-import type { Grammars, ProgramGrammar } from '../grammars/types.ts';
+import { BUILTIN_TEXTS, BUILTIN_TEXTS_ID } from '../grammars/builtin-texts.ts';
+import { lazyGrammars } from '../grammars/lazy.ts';
+import { projectKey } from './project-rules.ts';
 
 /** Bumped when the cache record's shape changes. */
-export const CACHE_FORMAT = 3;
+export const CACHE_FORMAT = 4;
 
 /** The first line of a cache file, before the digest. */
 const HEADER = `buckler-policy-cache v${CACHE_FORMAT} digest=`;
@@ -73,7 +75,8 @@ function fileText(f: FileState): string {
  */
 export function stampOf(parts: StampParts): string {
   const lines = [
-    `format\t${CACHE_FORMAT}\t${POLICY_FORMAT}`,
+    // The builtin programs the record's grammars are relative to (cacheRecordText).
+    `format\t${CACHE_FORMAT}\t${POLICY_FORMAT}\t${BUILTIN_TEXTS_ID}`,
     `options\t${parts.options.tier ?? '-'}\t${parts.options.examples ? 1 : 0}`,
     `code\t${fileText(parts.code)}`,
     `config\t${fileText(parts.config)}`,
@@ -85,9 +88,12 @@ export function stampOf(parts: StampParts): string {
   return lines.join('\n');
 }
 
-/** Cache file name for a set of load options: a few fixed names, so the cache never grows. */
-export function cacheFileName(options: StampParts['options']): string {
-  return `policy-${options.tier ?? 'config'}${options.examples ? '' : '-noexamples'}.json`;
+/**
+ * Cache file name for a set of load options: a few fixed names; plus one per project that has
+ * project rules (`project`: its root), so that hooks in two such projects do not evict each other.
+ */
+export function cacheFileName(options: StampParts['options'], project?: string): string {
+  return `policy-${options.tier ?? 'config'}${options.examples ? '' : '-noexamples'}${project === undefined ? '' : `-p${projectKey(project)}`}.json`;
 }
 
 export interface CachedLoad {
@@ -99,12 +105,20 @@ export interface CachedLoad {
 
 /**
  * Each program's grammar is stored as a JSON text of its own and parsed on first use
- * (`lazyGrammars`): git's and gh's grammars are half of the record and, with their many
- * distinctly keyed objects, most of its parse time, while a hook reads one command.
+ * (grammars/lazy.ts), and only the programs whose data differs from the builtin data this code
+ * carries (added or extended by packs): the builtin programs come from the code, whose identity
+ * (and that of its builtin data) is part of the stamp. With every builtin program in it the
+ * record was about three times larger, and reading, verifying and parsing it was a good part of
+ * a warm hook (docs/performance.md).
  */
 export function cacheRecordText(stamp: string, loaded: CachedLoad): string {
   const grammars: Record<string, string> = {};
-  for (const [name, g] of Object.entries(loaded.policy.grammars)) grammars[name] = JSON.stringify(g);
+  for (const [name, g] of Object.entries(loaded.policy.grammars)) {
+    const text = JSON.stringify(g);
+    if (BUILTIN_TEXTS[name] !== text) grammars[name] = text;
+  }
+  // A policy without some builtin program (none the compiler makes, but the record says so exactly).
+  for (const name of Object.keys(BUILTIN_TEXTS)) if (!Object.hasOwn(loaded.policy.grammars, name)) grammars[name] = '';
   return JSON.stringify({ cache_format: CACHE_FORMAT, stamp, loaded: { ...loaded, policy: { ...loaded.policy, grammars } } });
 }
 
@@ -171,8 +185,11 @@ export function readCacheFile(bytes: Buffer, stamp: string): CacheVerdict {
   const nl = bytes.indexOf(NEWLINE);
   const header = nl < 0 ? '' : bytes.toString('latin1', 0, nl);
   if (!header.startsWith(HEADER) || header.length !== HEADER.length + DIGEST_LENGTH) {
-    // Written by an earlier version (a bare JSON record, no header): replaced without fuss.
+    // Written by an earlier version (a bare JSON record, no header, or the header of an older
+    // format): replaced without fuss.
     if (bytes.subarray(0, 16).toString('latin1') === '{"cache_format":') return { kind: 'stale' };
+    const older = /^buckler-policy-cache v(\d+) digest=[0-9a-f]{16}$/.exec(header);
+    if (older !== null && Number(older[1]) < CACHE_FORMAT) return { kind: 'stale' };
     return { kind: 'damaged', reason: bytes.length === 0 ? 'empty file' : 'no digest header' };
   }
   const record = bytes.subarray(nl + 1);
@@ -198,29 +215,6 @@ export class DamagedCacheError extends Error {
   }
 }
 
-/** Grammars whose texts are parsed when first looked up, then kept (plain data afterwards). */
-function lazyGrammars(texts: Readonly<Record<string, string>>): Grammars {
-  const out: Record<string, ProgramGrammar> = {};
-  for (const [name, text] of Object.entries(texts)) {
-    Object.defineProperty(out, name, {
-      enumerable: true,
-      configurable: true,
-      get(): ProgramGrammar {
-        let g: unknown;
-        try {
-          g = JSON.parse(text);
-        } catch {
-          throw new DamagedCacheError(name);
-        }
-        if (!isObject(g)) throw new DamagedCacheError(name);
-        Object.defineProperty(out, name, { value: g, enumerable: true, configurable: false, writable: false });
-        return g as ProgramGrammar;
-      },
-    });
-  }
-  return out;
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isStringOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
@@ -243,7 +237,8 @@ function validRule(r: unknown): boolean {
     (r['env'] === null || isObject(r['env'])) &&
     isStringOrNull(r['user_message']) &&
     isStringOrNull(r['agent_message']) &&
-    isStringOrNull(r['additional_context'])
+    isStringOrNull(r['additional_context']) &&
+    (r['tighten'] === undefined || r['tighten'] === true)
   );
 }
 
@@ -272,7 +267,7 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
     !Array.isArray(policy['rules']) ||
     !policy['rules'].every(validRule) ||
     !isObject(policy['grammars']) ||
-    !Object.values(policy['grammars']).every((t) => typeof t === 'string' && t.startsWith('{') && t.endsWith('}')) ||
+    !Object.values(policy['grammars']).every((t) => typeof t === 'string' && (t === '' || (t.startsWith('{') && t.endsWith('}')))) ||
     !isStrings(policy['env_keys']) ||
     !(policy['guarded_words'] === undefined || (Array.isArray(policy['guarded_words']) && policy['guarded_words'].every(validGuarded)))
   ) {
@@ -281,6 +276,6 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
   if (!(TIERS as readonly unknown[]).includes(config['tier']) || (typeof config['audit_log'] !== 'boolean' && config['audit_log'] !== null) || !isObject(config['packs'])) {
     return null;
   }
-  policy['grammars'] = lazyGrammars(policy['grammars'] as Record<string, string>);
+  policy['grammars'] = lazyGrammars(policy['grammars'] as Record<string, string>, (program) => new DamagedCacheError(program));
   return loaded as unknown as CachedLoad;
 }

@@ -5,7 +5,7 @@
  * (dropping a deny rule because of a wrong example would open what it guards).
  */
 import { BYPASS_VARS, POLICY_FORMAT, type CompiledPolicy, type CompiledRule, type GuardedWords, type PackInfo, type Tier } from '../core/policy.ts';
-import { BUILTIN_GRAMMARS, mergeGrammar } from '../grammars/index.ts';
+import { BUILTIN_GRAMMARS, extendGrammar, mergeGrammar } from '../grammars/index.ts';
 import type { ProgramGrammar } from '../grammars/types.ts';
 import type { KnownRule } from '../core/explain.ts';
 import { runExamples } from './examples.ts';
@@ -19,6 +19,16 @@ export interface PackSource {
   builtin: boolean;
   doc: unknown;
   lines?: LineMap;
+  /**
+   * Untrusted project rules (docs/project-rules.md): deny/ask/nudge rules load as tighten-only,
+   * `allow` rules and `programs:` are ignored (reported, state `skipped_trust`).
+   */
+  tighten?: boolean;
+  /**
+   * Not the person's own config (a bundle, trusted project rules): `programs:` may add programs,
+   * keys and list entries, never change a value already there.
+   */
+  extendOnly?: boolean;
 }
 
 export interface CompileOptions {
@@ -46,13 +56,34 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
     const header = readHeader(src.doc, ctx);
     problems.push(...header.problems);
     const enabled = opts.packs[header.id]?.enabled !== false;
-    if (header.usable) {
+    if (header.usable && src.tighten) {
+      const raw = typeof src.doc === 'object' && src.doc !== null ? (src.doc as Record<string, unknown>)['programs'] : undefined;
+      if (raw !== undefined && raw !== null) {
+        const p: Problem = { severity: 'warning', file: src.file, message: '"programs:" is ignored until you trust the project\'s rules (buckler trust)' };
+        const line = lineFor(src.lines, ['programs']);
+        if (line !== undefined) p.line = line;
+        problems.push(p);
+      }
+    } else if (header.usable) {
       const { programs, problems: p } = readPrograms(src.doc, ctx);
       problems.push(...p);
-      // A pack's program data extends what is there (builtin or an earlier pack's).
+      // A pack's program data extends what is there (builtin or an earlier pack's); only the
+      // person's own packs may also change a value already there.
       for (const [name, g] of Object.entries(programs)) {
-        allGrammars[name] = mergeGrammar(allGrammars[name], g);
-        if (enabled) grammars[name] = mergeGrammar(grammars[name], g);
+        if (src.extendOnly) {
+          const kept = extendGrammar(allGrammars[name], g);
+          allGrammars[name] = kept.grammar;
+          if (enabled) grammars[name] = extendGrammar(grammars[name], g).grammar;
+          for (const key of kept.kept) {
+            const q: Problem = { severity: 'warning', file: src.file, message: `programs.${name}.${key}: cannot change a value already set (builtin or an earlier pack); only your own rules.d can. Kept as it was` };
+            const line = lineFor(src.lines, ['programs', name]);
+            if (line !== undefined) q.line = line;
+            problems.push(q);
+          }
+        } else {
+          allGrammars[name] = mergeGrammar(allGrammars[name], g);
+          if (enabled) grammars[name] = mergeGrammar(grammars[name], g);
+        }
       }
     }
     return { src, ctx, header, enabled };
@@ -77,10 +108,13 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
         continue;
       }
       ids.add(l.rule.id);
-      const state = !enabled ? 'skipped_pack' : l.rule.tier === 'strict' && opts.tier !== 'strict' ? 'skipped_tier' : 'active';
-      known.push({ rule: l.rule, state, source: src.file });
+      const untrustedAllow = src.tighten === true && l.rule.action === 'allow';
+      if (untrustedAllow) problems.push({ ...ruleProblem(src, l, 'an "allow" rule is ignored until you trust the project\'s rules (buckler trust)'), severity: 'warning' });
+      const rule: CompiledRule = src.tighten === true && !untrustedAllow ? { ...l.rule, tighten: true } : l.rule;
+      const state = untrustedAllow ? 'skipped_trust' : !enabled ? 'skipped_pack' : rule.tier === 'strict' && opts.tier !== 'strict' ? 'skipped_tier' : 'active';
+      known.push({ rule, state, source: src.file });
       if (state !== 'active') continue;
-      rules.push(l.rule);
+      rules.push(rule);
       count++;
     }
     if (enabled) packs.push({ id: header.id, source: src.file, builtin: src.builtin, rules: count });

@@ -10,3 +10,4 @@ export { formatProblem } from './problems.ts';
 export { parseYaml, YamlSyntaxError } from './yaml.ts';
 export { readHeader } from './schema.ts';
 export { BundleRefused, verifyBundle } from './bundle.ts';
+export { brokenProjectRule, isProjectProblem, loadProject } from './project-load.ts';

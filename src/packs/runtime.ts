@@ -15,6 +15,7 @@ import { builtinPacksDir, compilerStampFile, type Paths } from '../paths.ts';
 import { cacheFileName, cacheFileText, readCacheFile, stampOf, type FileState, type StampParts } from './cache.ts';
 import type { BucklerConfig } from './config.ts';
 import { bundleSource, directorySource, fileState, readText, type PackSourceProvider, type SourceReport } from './sources.ts';
+import { projectSource, trustStoreFile } from './project-rules.ts';
 import type { Problem } from './problems.ts';
 
 type Compiler = typeof import('./compiler.ts');
@@ -32,6 +33,13 @@ export interface RuntimeOptions {
   bundlesDir?: string;
   /** Config file (default: `config.toml` under the config directory). */
   configFile?: string;
+  /**
+   * The project root of the action (docs/project-rules.md): its `.buckler/rules.d` loads as the
+   * `project` source. Absent: no project rules.
+   */
+  project?: string;
+  /** The trust store for project rules (default: `trust.json` in the state directory). */
+  trustFile?: string;
   /** Run rule examples while compiling (default true). */
   examples?: boolean;
   /**
@@ -81,15 +89,22 @@ export interface PolicyReport extends LoadedPolicy {
  * that cannot be written is skipped. Neither is ever fatal. A damaged cache, or one reached
  * through a symlink or owned by someone else, is never trusted, and says so in `warnings`.
  */
-export async function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {}): Promise<LoadedPolicy> {
+export function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {}): LoadedPolicy | Promise<LoadedPolicy> {
   if (opts.cache === false) return compileFromDisk(paths, opts);
   const options = { tier: opts.tier ?? null, examples: opts.examples ?? true };
   // Stamp first, compile second: an edit made while compiling leaves a stamp that no longer
   // matches, so the next call rebuilds instead of trusting content older than the files.
-  const stamp = stampOf(currentInputs(paths, opts, options));
-  const file = path.join(paths.cacheDir, cacheFileName(options));
+  const inputs = currentInputs(paths, opts, options);
+  const stamp = stampOf(inputs.parts);
+  const file = path.join(paths.cacheDir, cacheFileName(options, inputs.project));
   const check = checkCacheFile(paths.cacheDir, file, stamp, opts.uid);
+  // A hit is returned as is, not as a promise: a warm hook then decides without awaiting
+  // anything, and arms no deadline timer (src/cli/driver.ts).
   if (check.loaded) return { ...check.loaded, cached: true };
+  return compileAndCache(paths, opts, file, stamp, check);
+}
+
+async function compileAndCache(paths: Paths, opts: RuntimeOptions, file: string, stamp: string, check: CacheCheck): Promise<LoadedPolicy> {
   const loaded = await compileFromDisk(paths, opts);
   writeCache(paths.cacheDir, file, cacheFileText(stamp, loaded), opts.uid);
   if (check.state === 'damaged' || check.state === 'unsafe') {
@@ -113,8 +128,9 @@ export interface CacheCheck {
 /** The hook's cache, checked as the hook would check it (reads, never writes). */
 export function checkRuntimeCache(paths: Paths, opts: RuntimeOptions = {}): CacheCheck {
   const options = { tier: opts.tier ?? null, examples: opts.examples ?? true };
-  const stamp = stampOf(currentInputs(paths, opts, options));
-  const { loaded: _loaded, ...check } = checkCacheFile(paths.cacheDir, path.join(paths.cacheDir, cacheFileName(options)), stamp, opts.uid);
+  const inputs = currentInputs(paths, opts, options);
+  const stamp = stampOf(inputs.parts);
+  const { loaded: _loaded, ...check } = checkCacheFile(paths.cacheDir, path.join(paths.cacheDir, cacheFileName(options, inputs.project)), stamp, opts.uid);
   return check;
 }
 
@@ -175,16 +191,32 @@ async function compileFromDisk(paths: Paths, opts: RuntimeOptions): Promise<Load
 }
 
 function providers(paths: Paths, opts: RuntimeOptions): PackSourceProvider[] {
-  return [
+  const list = [
     directorySource('builtin', opts.packsDir ?? builtinPacksDir()),
     directorySource('user', opts.rulesDir ?? paths.rulesDir),
     bundleSource(opts.bundlesDir ?? paths.bundlesDir),
   ];
+  if (opts.project !== undefined) list.push(projectSource(opts.project, opts.trustFile ?? trustStoreFile(paths.stateHome)));
+  return list;
 }
 
-function currentInputs(paths: Paths, opts: RuntimeOptions, options: StampParts['options']): StampParts {
-  const dirs = providers(paths, opts).map((p) => p.listing());
-  return { code: fileState(compilerStampFile()), config: fileState(opts.configFile ?? paths.configFile), dirs, options };
+/**
+ * Every input's stat. A project without a rules directory adds nothing (one `stat` found it
+ * absent), so every such project shares the one cache file; a project with rules has its own.
+ */
+function currentInputs(paths: Paths, opts: RuntimeOptions, options: StampParts['options']): { parts: StampParts; project?: string } {
+  const dirs: StampParts['dirs'] = [];
+  let project: string | undefined;
+  for (const p of providers(paths, opts)) {
+    const l = p.listing();
+    if (p.name === 'project') {
+      if (l.files === null) continue;
+      project = opts.project;
+    }
+    dirs.push(l);
+  }
+  const parts = { code: fileState(compilerStampFile()), config: fileState(opts.configFile ?? paths.configFile), dirs, options };
+  return project === undefined ? { parts } : { parts, project };
 }
 
 /**
@@ -253,6 +285,17 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: Compiler): PolicyRepor
 
   const compiled = compilePolicy(packs.map((p) => p.pack), { tier: config.tier, packs: config.packs, examples: opts.examples ?? true });
   problems.push(...compiled.problems);
+  // A project rules file refused or left out (whole or in part): every action in the project
+  // asks the person until it is fixed (project-load.ts), however the rest of the policy decides.
+  const project = sources.find((s) => s.source === 'project');
+  if (project !== undefined) {
+    const broken = problems.filter((p) => p.dropped === true && c.isProjectProblem(p, project.dir));
+    if (broken.length > 0) {
+      const rule = c.brokenProjectRule(opts.project ?? project.dir, formatProblem(broken[0]!), broken.length);
+      compiled.policy.rules.push(rule);
+      compiled.known.push({ rule, state: 'active', source: project.dir, origin: 'project' });
+    }
+  }
   return {
     policy: compiled.policy,
     config,

@@ -1,8 +1,9 @@
 /**
  * Where packs come from. The loader knows no special cases, only sources, in load order:
  * `builtin` (the packs shipped with Buckler), `user` (rules.d), `bundle` (signed pack bundles
- * installed with `buckler pack install`, docs/pack-bundles.md). A future source (project-level
- * rules) is one more `PackSourceProvider`.
+ * installed with `buckler pack install`, docs/pack-bundles.md), and, for a hook in a project that
+ * has them, `project` (`.buckler/rules.d` in the repository, docs/project-rules.md;
+ * project-rules.ts and project-load.ts).
  *
  * Each source does two things:
  *  - `listing()`: the cheap part, on the hook path: which files it would read, with their stat,
@@ -23,7 +24,7 @@ import type { Problem } from './problems.ts';
 
 type Compiler = typeof import('./compiler.ts');
 
-export type SourceName = 'builtin' | 'user' | 'bundle';
+export type SourceName = 'builtin' | 'user' | 'bundle' | 'project';
 
 /** One loaded pack file and where it came from. */
 export interface LoadedPack {
@@ -31,7 +32,7 @@ export interface LoadedPack {
   /** The pack id (its `pack:` or file name). */
   id: string;
   source: SourceName;
-  /** Human label of the origin: `builtin`, `user`, `bundle acme 1.2.0`. */
+  /** Human label of the origin: `builtin`, `user`, `bundle acme 1.2.0`, `project (untrusted)`, `project (trusted)`. */
   origin: string;
   /** For bundle packs: which bundle. */
   bundle?: { name: string; version: string; key: string; file: string };
@@ -51,6 +52,18 @@ export interface SourceReport {
   files: string[];
   packs: LoadedPack[];
   refused: Refusal[];
+  /** The project source only: which project, and whether the person trusts its rules as they are now. */
+  project?: ProjectState;
+}
+
+export interface ProjectState {
+  root: string;
+  /** The digest of the rule files now equals the one `buckler trust` recorded for this root. */
+  trusted: boolean;
+  /** `sha256:…` over the rule files' names and bytes as read now. */
+  digest: string;
+  /** A digest was recorded for this root, but the files changed since. */
+  changed: boolean;
 }
 
 export interface LoadContext {
@@ -120,9 +133,13 @@ export function readText(file: string, problems: Problem[], optional: boolean): 
 }
 
 /** YAML text → a pack ready to compile, or null (the syntax error is in `problems`). */
-export function parsePack(c: Compiler, file: string, name: string, builtin: boolean, text: string, problems: Problem[]): PackSource | null {
+export function parsePack(c: Compiler, file: string, name: string, builtin: boolean, text: string, problems: Problem[], noAliases = false): PackSource | null {
   try {
-    const { doc, lines, documents } = c.parseYaml(text, file);
+    const { doc, lines, documents, aliases } = c.parseYaml(text, file);
+    if (noAliases && aliases > 0) {
+      problems.push({ severity: 'error', file, message: 'uses YAML aliases (*name), which project rules may not (file skipped)', dropped: true });
+      return null;
+    }
     if (documents > 1) problems.push({ severity: 'warning', file, message: 'holds several YAML documents; only the first is read' });
     return { file, name: name.replace(PACK_FILE, ''), builtin, doc, lines };
   } catch (e) {
@@ -134,7 +151,7 @@ export function parsePack(c: Compiler, file: string, name: string, builtin: bool
   }
 }
 
-const packId = (c: Compiler, src: PackSource): string => c.readHeader(src.doc, { file: src.file, defaultId: src.name }).id;
+export const packId = (c: Compiler, src: PackSource): string => c.readHeader(src.doc, { file: src.file, defaultId: src.name }).id;
 
 /** A directory of YAML packs: the builtin packs (required) or rules.d (optional). */
 export function directorySource(name: 'builtin' | 'user', dir: string): PackSourceProvider {
@@ -231,6 +248,8 @@ export function loadBundle(
   for (const f of v.files) {
     const src = parsePack(c, path.join(file, f.path), f.path, false, f.text, problems);
     if (!src) continue;
+    // Not the person's own config: its `programs:` may extend program data, never replace it.
+    src.extendOnly = true;
     const id = packId(c, src);
     const clash = taken.get(id) ?? (own.has(id) ? origin : undefined);
     if (clash !== undefined) {

@@ -31,6 +31,8 @@ export interface ParsedYaml {
   doc: unknown;
   lines: LineMap;
   documents: number;
+  /** Alias nodes (`*name`) in the text: project rules refuse them (an alias bomb). */
+  aliases: number;
 }
 
 /** Throws `YamlSyntaxError` (with a 1-based line when known) for text that is not valid YAML. */
@@ -46,7 +48,9 @@ export function parseYaml(text: string, filename: string): ParsedYaml {
     const reason = typeof err.reason === 'string' ? err.reason : String(err.message ?? e);
     throw new YamlSyntaxError(`not valid YAML: ${reason}`, typeof err.mark?.line === 'number' ? err.mark.line + 1 : undefined);
   }
-  return { doc: docs.length > 0 ? docs[0] : null, lines: lineMap(events, text, y), documents: docs.length };
+  let aliases = 0;
+  for (const e of events) if (e.type === y.EVENT_ID.ALIAS) aliases++;
+  return { doc: docs.length > 0 ? docs[0] : null, lines: lineMap(events, text, y), documents: docs.length, aliases };
 }
 
 /** Walks the first document's events and records the line where each node path starts. */

@@ -5,7 +5,8 @@
  * `python -c CODE`, …) and nested scripts (`bash -c`, `eval`, here-documents fed to a shell,
  * script files when a reader is given) analysed recursively within the depth bound.
  */
-import { dashedCommand, mayRun, programData, readWords, type Grammars, type ProgramGrammar, type Run } from '../grammars/index.ts';
+import { dashedCommand, mayRun, programData, readWords } from '../grammars/reader.ts';
+import type { Grammars, ProgramGrammar, Run } from '../grammars/types.ts';
 import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { Parser } from './parser.ts';

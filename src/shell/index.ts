@@ -2,7 +2,8 @@
  * Shell analysis: a command line → every simple command that could run, as clean argv, with
  * what programs run (read from program data, src/grammars) followed. Pure and synchronous; throws only ShellParseError (fail closed).
  */
-import { BUILTIN_GRAMMARS, type Grammars } from '../grammars/index.ts';
+import { builtinGrammars } from '../grammars/lazy.ts';
+import type { Grammars } from '../grammars/types.ts';
 import { Analyzer, type AnalyzeOptions, utf8Length } from './analyze.ts';
 import { Vars } from './word-value.ts';
 import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
@@ -73,7 +74,7 @@ export function analyzeLine(text: string, options: ShellAnalyzeOptions = {}): Li
     maxNesting: options.maxNesting ?? DEFAULT_MAX_NESTING,
     maxScripts: options.maxScripts ?? DEFAULT_MAX_SCRIPTS,
     readScript: options.readScript,
-    programs: options.programs ?? BUILTIN_GRAMMARS,
+    programs: options.programs ?? builtinGrammars(),
     maxWork: options.maxWork ?? DEFAULT_MAX_WORK,
     work: options.work ?? { used: 0 },
   };

@@ -1,0 +1,192 @@
+/**
+ * `buckler trust`: the person's say-so over a repository's own rules (docs/project-rules.md).
+ *
+ *   buckler trust [--project DIR]            trust `.buckler/rules.d` as it is now (changes state)
+ *   buckler trust --status [--project DIR]   trusted, untrusted or changed since trusted (read-only)
+ *   buckler trust --revoke [--project DIR]   forget the trust (changes state)
+ *   buckler trust --list                     every trusted project, and whether it still matches
+ *
+ * Trusting records the digest of the rule files in the trust store (`trust.json` in the state
+ * directory, 0600, written atomically). Any change to a file (added, removed, edited) makes the
+ * rules untrusted again: they can then only tighten. Only a person should run it: agent-tamper
+ * denies `buckler trust` from an agent's shell, and writes to the state directory.
+ *
+ * Exit codes: 0 done (--status: trusted); 1 not done (no rules, rules with errors, the store
+ * could not be written; --status: not trusted); 2 usage.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../files/atomic.ts';
+import { formatProblem } from '../packs/problems.ts';
+import { projectDigest, readProjectRules, readTrustStore, type TrustStore } from '../packs/project-load.ts';
+import { projectRulesDir, trustStoreFile } from '../packs/project-rules.ts';
+import { loadPolicyReport, type PolicyReport } from '../packs/runtime.ts';
+import { parseCommandArgs } from './evaluate.ts';
+import type { CliIO } from './io.ts';
+import { processPaths, processUid } from './process-paths.ts';
+import { projectOf } from './project.ts';
+
+export const TRUST_HELP = `Usage: buckler trust [--project DIR]
+       buckler trust --status [--project DIR] [--json]
+       buckler trust --revoke [--project DIR]
+       buckler trust --list [--json]
+
+A repository's own rules (.buckler/rules.d/*.yaml) load for hooks in that project at once, but
+until you trust them they can only make decisions more severe: their deny, ask and nudge rules
+apply without outranking your rules or the builtin ones, and their allow rules and programs:
+entries are ignored. 'buckler trust' records the digest of the files as they are now; they then
+count like your own rules. Any change to them (a file edited, added or removed) makes them
+untrusted again. Run it yourself, in your own terminal, after reading the files: Buckler's
+agent-tamper pack denies it from an agent's shell.
+
+Options:
+      --project DIR   the project (default: the current directory's: its git top-level,
+                      else the directory itself)
+      --status        say whether the project's rules are trusted as they are now (exit 0
+                      when trusted, 1 when not)
+      --revoke        forget the trust: the rules can only tighten again
+      --list          every trusted project, and whether its rules still match
+      --json          --status and --list as JSON
+  -h, --help          show this help
+
+Exit codes: 0 done (--status: trusted), 1 not done (no project rules, rules with errors, the
+trust store could not be written; --status: not trusted), 2 usage.
+`;
+
+function writeStore(file: string, store: TrustStore): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  writeFileAtomic(file, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** The project's rules as the hook would load them now: which are in force, which ignored. */
+function projectRules(report: PolicyReport, dir: string): { line: string; ignored: boolean }[] {
+  const inDir = (f: string | undefined): boolean => f !== undefined && (f === dir || f.startsWith(dir + path.sep));
+  return report.known
+    .filter((k) => inDir(k.source) && k.rule.id !== 'project/rules-unreadable')
+    .map((k) => ({
+      line: `${k.rule.action.padEnd(5)}  ${k.rule.id}  (${path.basename(k.source ?? '')})${k.state === 'skipped_trust' ? '  ignored until trusted' : k.state !== 'active' ? `  ${k.state}` : ''}`,
+      ignored: k.state === 'skipped_trust',
+    }));
+}
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCommandArgs(
+    'trust',
+    args,
+    {
+      project: { type: 'string' },
+      status: { type: 'boolean' },
+      revoke: { type: 'boolean' },
+      list: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    io,
+  );
+  if (!parsed) return 2;
+  const { values } = parsed;
+  if (values.help) {
+    io.out(TRUST_HELP);
+    return 0;
+  }
+  const usage = (msg: string): number => {
+    io.err(`buckler trust: ${msg} (see 'buckler trust --help')\n`);
+    return 2;
+  };
+  const modes = [values.status, values.revoke, values.list].filter(Boolean).length;
+  if (modes > 1) return usage('give only one of --status, --revoke, --list');
+  if (values.list && values.project !== undefined) return usage('--list takes no --project');
+  if (values.json && !values.status && !values.list) return usage('--json goes with --status or --list');
+  const paths = processPaths(io.env);
+  const file = trustStoreFile(paths.stateHome);
+  const { store, problem } = readTrustStore(file);
+  if (problem !== undefined) io.err(`buckler trust: warning: ${problem}\n`);
+
+  if (values.list) {
+    const rows = Object.entries(store.projects).map(([root, e]) => {
+      const read = readProjectRules(root);
+      const state = !read.exists ? 'rules gone' : projectDigest(read) === e.digest ? 'trusted' : 'changed since trusted (untrusted)';
+      return { project: root, state, trusted_at: e.trusted_at, files: e.files };
+    });
+    if (values.json) io.out(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    else if (rows.length === 0) io.err('buckler trust: no project is trusted\n');
+    else io.out(rows.map((r) => `${r.project}  ${r.state}  since ${r.trusted_at}  (${r.files.join(', ')})\n`).join(''));
+    return 0;
+  }
+
+  const given = values.project as string | undefined;
+  if (given === '') return usage('--project needs a directory');
+  const root = given !== undefined ? path.resolve(io.cwd, given) : projectOf(io.cwd, io.env);
+  if (root === undefined) {
+    io.err(`buckler trust: ${io.cwd} is not in a project (the home directory and / are not projects); give --project DIR\n`);
+    return 1;
+  }
+  const dir = projectRulesDir(root);
+  const entry = store.projects[root];
+
+  if (values.revoke) {
+    if (entry === undefined) {
+      io.out(`${root}: not trusted; nothing to revoke\n`);
+      return 0;
+    }
+    const next: TrustStore = { version: 1, projects: { ...store.projects } };
+    delete next.projects[root];
+    try {
+      writeStore(file, next);
+    } catch (e) {
+      io.err(`buckler trust: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+      return 1;
+    }
+    io.out(`${root}: trust revoked; its project rules can only tighten again\n`);
+    return 0;
+  }
+
+  const report = await loadPolicyReport(paths, { project: root, examples: true, uid: processUid() });
+  const src = report.sources.find((s) => s.source === 'project');
+  const state = src?.project;
+  if (state === undefined) {
+    if (values.status && values.json) io.out(`${JSON.stringify({ project: root, rules_dir: dir, rules: false, trusted: false })}\n`);
+    else io.err(`buckler trust: ${root} has no project rules (${dir})${entry !== undefined ? '; it was trusted before: --revoke forgets it' : ''}\n`);
+    return 1;
+  }
+  const rules = projectRules(report, dir);
+  const errors = report.problems.filter((p) => p.severity === 'error' && (p.file === dir || p.file.startsWith(dir + path.sep)));
+
+  if (values.status) {
+    const word = state.trusted ? 'trusted' : state.changed ? 'changed since trusted: untrusted (can only tighten)' : 'untrusted (can only tighten)';
+    if (values.json) {
+      io.out(
+        `${JSON.stringify({ project: root, rules_dir: dir, rules: true, trusted: state.trusted, changed: state.changed, digest: state.digest, trusted_at: entry?.trusted_at ?? null, files: src!.files.map((f) => path.basename(f)), errors: errors.length })}\n`,
+      );
+    } else {
+      io.out(`${root}: project rules ${word}\n`);
+      if (entry !== undefined) io.out(`  trusted at ${entry.trusted_at}: ${entry.files.join(', ')}\n`);
+      for (const r of rules) io.out(`  ${r.line}\n`);
+      for (const p of errors) io.out(`  error: ${formatProblem(p)}\n`);
+    }
+    return state.trusted ? 0 : 1;
+  }
+
+  // Trust: only a set that loads cleanly, exactly as read for this report.
+  if (errors.length > 0) {
+    for (const p of errors) io.err(`error: ${formatProblem(p)}\n`);
+    io.err(`buckler trust: not trusted: fix the ${errors.length === 1 ? 'error' : `${errors.length} errors`} in ${dir} first ('buckler validate' in the project lists them)\n`);
+    return 1;
+  }
+  const files = src!.files.map((f) => path.basename(f));
+  if (state.trusted) {
+    io.out(`${root}: project rules already trusted as they are (${files.join(', ')})\n`);
+    return 0;
+  }
+  const next: TrustStore = { version: 1, projects: { ...store.projects, [root]: { digest: state.digest, files, trusted_at: new Date().toISOString() } } };
+  try {
+    writeStore(file, next);
+  } catch (e) {
+    io.err(`buckler trust: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+    return 1;
+  }
+  io.out(`${root}: trusted ${files.length} project rules file${files.length === 1 ? '' : 's'} (${files.join(', ')}); they now count like your own rules:\n`);
+  for (const r of rules) io.out(`  ${r.line.replace('  ignored until trusted', '')}\n`);
+  io.out(`A change to any of them makes them untrusted again. 'buckler trust --revoke' undoes this.\n`);
+  return 0;
+}
