@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PolicyInput, PolicyOutput } from '../core/contract.ts';
-import { AUDIT_RECORD_VERSION, MAX_COMMAND_BYTES, buildAuditRecord, encodeAuditRecord, isoTime, truncateUtf8 } from './record.ts';
+import type { CommandPath, PolicyInput, PolicyOutput } from '../core/contract.ts';
+import { AUDIT_RECORD_VERSION, MAX_AUDIT_PATHS, MAX_COMMAND_BYTES, MAX_FIELD_BYTES, buildAuditRecord, encodeAuditRecord, isoTime, truncateUtf8 } from './record.ts';
 
 const NOW = new Date('2025-11-29T10:00:00.000Z');
 
@@ -70,6 +70,66 @@ describe('buildAuditRecord', () => {
     expect(r.truncated).toEqual([{ field: 'command', bytes: Buffer.byteLength(long.replace('s3cret', '[REDACTED]')) }]);
     expect(r.redacted?.[0]?.field).toBe('command');
     expect(encodeAuditRecord(r).length).toBeLessThan(8192);
+  });
+
+  describe('paths', () => {
+    const rm = (paths: CommandPath[]): PolicyOutput['commands'][number] => ({ argv: ['rm'], decision: 'ask', rule: null, paths });
+    it('lists each path the line touches with its access and scope, once, files only', () => {
+      const r = buildAuditRecord(
+        {
+          input: input('cd .. && rm -rf project/.git > /dev/null; rm -rf "$D"; cat ~/notes'),
+          output: output({
+            commands: [
+              { argv: ['cd', '..'], decision: 'allow', rule: null },
+              rm([
+                { written: 'project/.git', path: '/home/dev/project/.git', access: 'delete', scope: 'project', recursive: true },
+                { written: '/dev/null', path: '/dev/null', access: 'write', scope: 'system', pseudo: true },
+              ]),
+              rm([{ written: '"$D"', path: null, access: 'delete', scope: 'runtime', recursive: true }]),
+              { argv: ['cat', '~/notes'], decision: 'allow', rule: null, paths: [{ written: '~/notes', path: '/home/dev/notes', access: 'read', scope: 'home' }] },
+              rm([{ written: '.git', path: '/home/dev/project/.git', access: 'delete', scope: 'project', recursive: true }]),
+            ],
+          }),
+        },
+        NOW,
+      );
+      expect(r.paths).toEqual([
+        { path: '/home/dev/project/.git', access: 'delete', scope: 'project', recursive: true },
+        { path: '"$D"', access: 'delete', scope: 'runtime', recursive: true },
+        { path: '/home/dev/notes', access: 'read', scope: 'home' },
+      ]);
+      expect(Object.keys(r)).toEqual(['record_version', 'time', 'harness', 'event', 'trigger', 'decision', 'pack', 'rule', 'bypass', 'command', 'tool', 'paths']);
+    });
+
+    it('takes the paths the caller listed (the hook decides again with paths) over the output', () => {
+      const r = buildAuditRecord(
+        { input: input('rm ~/.bashrc'), output: output(), paths: [{ written: '~/.bashrc', path: '/home/dev/.bashrc', access: 'delete', scope: 'home' }] },
+        NOW,
+      );
+      expect(r.paths).toEqual([{ path: '/home/dev/.bashrc', access: 'delete', scope: 'home' }]);
+      expect(buildAuditRecord({ input: input('ls'), output: output({ decision: 'allow', rule: null }), paths: [] }, NOW)).not.toHaveProperty('paths');
+    });
+
+    it('redacts secrets in paths, cuts long ones and keeps at most MAX_AUDIT_PATHS, and says so', () => {
+      const token = `ghp_${'a1B2'.repeat(9)}`;
+      const long = `/tmp/${'x'.repeat(400)}`;
+      const many: CommandPath[] = Array.from({ length: MAX_AUDIT_PATHS + 3 }, (_, i) => ({ written: `f${i}`, path: `/p/f${i}`, access: 'write', scope: 'project' }));
+      const r = buildAuditRecord(
+        {
+          input: input('x'),
+          output: output(),
+          paths: [{ written: token, path: `/home/dev/project/${token}`, access: 'read', scope: 'project' }, { written: long, path: long, access: 'write', scope: 'temp' }, ...many],
+        },
+        NOW,
+      );
+      expect(r.paths).toHaveLength(MAX_AUDIT_PATHS);
+      expect(r.paths?.[0]?.path).toBe('/home/dev/project/[REDACTED]');
+      expect(JSON.stringify(r)).not.toContain(token);
+      expect(Buffer.byteLength(r.paths?.[1]?.path ?? '')).toBe(MAX_FIELD_BYTES);
+      expect(r.redacted).toEqual([{ field: 'paths', kinds: ['github_token'], count: 1 }]);
+      const total = Buffer.byteLength('/home/dev/project/[REDACTED]') + long.length + many.reduce((n, p) => n + (p.path as string).length, 0);
+      expect(r.truncated).toEqual([{ field: 'paths', bytes: total }]);
+    });
   });
 
   it('encodes one line ending in a newline, whatever the command holds', () => {

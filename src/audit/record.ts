@@ -3,7 +3,7 @@
  * was about and the time, with secrets redacted and oversized text truncated — and the
  * record says which fields it redacted or truncated (docs/audit-log.md).
  */
-import type { Decision, PolicyInput, PolicyOutput } from '../core/contract.ts';
+import type { Access, CommandPath, Decision, PolicyInput, PolicyOutput } from '../core/contract.ts';
 import { redactSecrets, type RedactionKind } from './redact.ts';
 
 /** Bump when a field is removed, renamed or changes meaning (adding one does not). */
@@ -15,6 +15,18 @@ export const MAX_COMMAND_BYTES = 4096;
 export const MAX_PATH_BYTES = 1024;
 /** Every other text field is cut to this many bytes. */
 export const MAX_FIELD_BYTES = 256;
+/** Paths recorded per decision (the first ones of the line); more are left out and counted. */
+export const MAX_AUDIT_PATHS = 16;
+
+/** One path the action touches (docs/packs.md, "Paths"), as the record keeps it. */
+export interface AuditPath {
+  /** Absolute and normalised; as written when known only at run time (scope `runtime`). */
+  path: string;
+  access: Access;
+  scope: CommandPath['scope'];
+  /** Touched with everything below it (`rm -r`, `chmod -R`, `find -delete`). */
+  recursive?: true;
+}
 
 export interface AuditRecord {
   record_version: number;
@@ -34,6 +46,11 @@ export interface AuditRecord {
   /** The shell command line, secrets redacted. */
   command: string | null;
   tool: string | null;
+  /**
+   * The paths the action reads, writes, deletes or changes the metadata of, with their scope
+   * (absent when it names none; `/dev/null` and the like are not files and not listed).
+   */
+  paths?: AuditPath[];
   /** The directory the action ran in (absent when the harness did not say). */
   cwd?: string;
   /** The project root it ran in (docs/allow-once.md: workspace root, else the repository). */
@@ -59,6 +76,54 @@ export interface AuditEvent {
   /** The project root, when the caller worked it out. */
   project?: string;
   allowOnce?: NonNullable<AuditRecord['allow_once']>;
+  /**
+   * The paths of each command (`CommandDecision.paths`), when `output.commands` was made without
+   * them (the hook lists paths only when it records): taken instead of those in `output`.
+   */
+  paths?: readonly CommandPath[];
+}
+
+/**
+ * The record's `paths`: each path once per access (the first MAX_AUDIT_PATHS), secrets redacted,
+ * each cut to MAX_FIELD_BYTES. When a path was cut or paths were left out, `truncated` says so
+ * with the bytes of all the paths' text before (field `paths`); what was hidden, in `redacted`.
+ */
+function auditPaths(
+  list: readonly CommandPath[],
+  redacted: NonNullable<AuditRecord['redacted']>,
+  truncated: NonNullable<AuditRecord['truncated']>,
+): AuditPath[] | null {
+  const out: AuditPath[] = [];
+  const seen = new Set<string>();
+  const kinds = new Set<RedactionKind>();
+  let count = 0;
+  let total = 0;
+  let cut = false;
+  for (const p of list) {
+    if (p.pseudo === true) continue;
+    const raw = p.path ?? p.written;
+    const key = `${p.access}\0${p.recursive === true ? 'r' : ''}\0${raw}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const r = redactSecrets(raw);
+    const bytes = Buffer.byteLength(r.text, 'utf8');
+    total += bytes;
+    if (out.length >= MAX_AUDIT_PATHS) {
+      cut = true;
+      continue;
+    }
+    if (r.count > 0) {
+      count += r.count;
+      for (const k of r.kinds) kinds.add(k);
+    }
+    if (bytes > MAX_FIELD_BYTES) cut = true;
+    const a: AuditPath = { path: bytes > MAX_FIELD_BYTES ? truncateUtf8(r.text, MAX_FIELD_BYTES) : r.text, access: p.access, scope: p.scope };
+    if (p.recursive === true) a.recursive = true;
+    out.push(a);
+  }
+  if (count > 0) redacted.push({ field: 'paths', kinds: [...kinds], count });
+  if (cut) truncated.push({ field: 'paths', bytes: total });
+  return out.length > 0 ? out : null;
 }
 
 /**
@@ -117,6 +182,8 @@ export function buildAuditRecord(event: AuditEvent, now: Date): AuditRecord {
     command,
     tool: cap('tool', input?.tool?.name, MAX_FIELD_BYTES),
   };
+  const paths = auditPaths(event.paths ?? output.commands.flatMap((c) => c.paths ?? []), redacted, truncated);
+  if (paths !== null) record.paths = paths;
   const cwd = cap('cwd', input?.shell?.cwd ?? input?.context?.cwd, MAX_PATH_BYTES);
   if (cwd !== null) record.cwd = cwd;
   const project = cap('project', event.project, MAX_PATH_BYTES);

@@ -197,8 +197,31 @@ describe('agent-fs through the hook drivers', () => {
     }
   });
 
-  it.each(ALLOWED.slice(0, 6))('must stay allowed: %s', (command) => {
+  // Allowed in strict means no rule of either tier matched: allowed in baseline too.
+  it.each(ALLOWED)('must stay allowed: %s', (command) => {
     for (const driver of ['claude-code', 'cursor'] as const) expect([driver, hook(driver, command, 'strict')]).toEqual([driver, 'allow']);
+  });
+
+  it('knows where it stands: the workspace root deep in home is the project; $TMPDIR from the hook\'s environment', () => {
+    const strict = { ...env, BUCKLER_CONFIG_HOME: path.join(tmp, 'strict') };
+    const decide = (driver: 'claude-code' | 'cursor', command: string, cwd: string, e: NodeJS.ProcessEnv): D => {
+      const payload =
+        driver === 'claude-code'
+          ? { session_id: 's', transcript_path: '/t', cwd, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'u' }
+          : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeShellExecution', workspace_roots: [cwd], command, cwd };
+      const r = spawnSync(process.execPath, [bundle, '--driver', driver], { env: e, input: JSON.stringify(payload), encoding: 'utf8' });
+      const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, unknown>);
+      if (driver === 'cursor') return ((out['permission'] as string | undefined) ?? 'allow') as D;
+      return ((out['hookSpecificOutput'] as { permissionDecision?: string } | undefined)?.permissionDecision ?? 'allow') as D;
+    };
+    // Cursor names its workspace root; for Claude Code the project is the git top-level above
+    // cwd, else cwd (none exists here: cwd).
+    for (const driver of ['claude-code', 'cursor'] as const) {
+      expect([driver, decide(driver, 'rm -rf ~/proj/build', '/home/dev/proj', strict)]).toEqual([driver, 'allow']);
+      expect([driver, decide(driver, 'rm -rf ~/proj/build', PROJECT, strict)]).toEqual([driver, 'deny']);
+      expect([driver, decide(driver, 'rm -rf "$TMPDIR/x"', PROJECT, { ...strict, TMPDIR: '/var/folders/xy/T' })]).toEqual([driver, 'allow']);
+      expect([driver, decide(driver, 'rm -rf "$TMPDIR/x"', PROJECT, strict)]).toEqual([driver, 'deny']);
+    }
   });
 });
 
@@ -206,7 +229,16 @@ describe('file-tool events through the hook drivers', () => {
   function toolHook(driver: 'claude-code' | 'cursor', tool: string, file: string, tier: 'baseline' | 'strict'): D {
     const payload =
       driver === 'claude-code'
-        ? { session_id: 's', transcript_path: '/t', cwd: PROJECT, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { file_path: file, content: 'x', old_string: 'a', new_string: 'b' }, tool_use_id: 'u' }
+        ? {
+            session_id: 's',
+            transcript_path: '/t',
+            cwd: PROJECT,
+            permission_mode: 'default',
+            hook_event_name: 'PreToolUse',
+            tool_name: tool,
+            tool_input: tool === 'MultiEdit' ? { file_path: file, edits: [{ old_string: 'a', new_string: 'b' }] } : { file_path: file, content: 'x', old_string: 'a', new_string: 'b' },
+            tool_use_id: 'u',
+          }
         : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'preToolUse', workspace_roots: [PROJECT], tool_name: tool, tool_input: { file_path: file, content: 'x' }, tool_use_id: 'u', cwd: PROJECT };
     const e = { ...env, BUCKLER_CONFIG_HOME: path.join(tmp, tier === 'strict' ? 'strict' : 'config') };
     const r = spawnSync(process.execPath, [bundle, '--driver', driver], { env: e, input: JSON.stringify(payload), encoding: 'utf8' });
@@ -225,6 +257,23 @@ describe('file-tool events through the hook drivers', () => {
     ['cursor', 'Write', '/etc/hosts', 'ask', 'deny'],
     ['cursor', 'Write', '/home/dev/notes.txt', 'allow', 'ask'],
     ['cursor', 'Write', '/home/dev/project/src/a.ts', 'allow', 'allow'],
+    // A file tool that deletes (Cursor's Delete): a single home or system file asks (strict: denies).
+    ['cursor', 'Delete', '/home/dev/.bashrc', 'ask', 'deny'],
+    ['cursor', 'Delete', '../notes.txt', 'ask', 'deny'],
+    ['cursor', 'Delete', '/etc/hosts', 'ask', 'deny'],
+    ['cursor', 'Delete', '../../../usr/local/bin/tool', 'ask', 'deny'],
+    ['cursor', 'Delete', 'build/out.js', 'allow', 'allow'],
+    ['cursor', 'Delete', '/tmp/x', 'allow', 'allow'],
+    // Devices: a Write tool call into a disk.
+    ['claude-code', 'Write', '/dev/sda', 'deny', 'deny'],
+    ['cursor', 'Write', '/dev/nvme0n1', 'deny', 'deny'],
+    ['claude-code', 'Write', '/dev/null', 'allow', 'allow'],
+    // Write into a system path, several spellings; into home outside the project.
+    ['claude-code', 'Edit', '/usr/local/bin/tool', 'ask', 'deny'],
+    ['claude-code', 'MultiEdit', '/etc/hosts', 'ask', 'deny'],
+    ['cursor', 'Write', '../../../etc/motd', 'ask', 'deny'],
+    ['claude-code', 'Write', '../other/notes.md', 'allow', 'ask'],
+    ['cursor', 'Write', '/home/dev/.config/app/x.json', 'allow', 'ask'],
   ])('%s %s %s → %s / %s', (driver, tool, file, base, strict) => {
     expect(toolHook(driver, tool, file, 'baseline')).toBe(base);
     expect(toolHook(driver, tool, file, 'strict')).toBe(strict);

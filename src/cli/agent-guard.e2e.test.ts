@@ -130,7 +130,20 @@ const TAMPER: Row[] = [
       'bash -c "rm ~/.cursor/hooks.json"',
     ],
   ],
-  ['write or delete of a trust store', 'deny', 'deny', ["echo '{}' > ~/.claude.json", 'rm ~/.claude.json']],
+  [
+    'write or delete of a trust store',
+    'deny',
+    'deny',
+    [
+      "echo '{}' > ~/.claude.json",
+      'rm ~/.claude.json',
+      "printf '[hooks]\\n' >> ~/.codex/config.toml",
+      "sed -i 's/trusted/x/' \"$HOME/.codex/config.toml\"",
+      "echo '{}' > ${HOME}/.gemini/trustedFolders.json",
+      'cd ~/.copilot && tee config.json < /tmp/x',
+      'cp /tmp/t.json ../.gemini/trustedFolders.json',
+    ],
+  ],
   [
     'Buckler run by the agent with a subcommand that changes state; setup.sh install|update|uninstall',
     'deny',
@@ -287,7 +300,8 @@ describe.each([
     }
   });
 
-  it.each(allowed.slice(0, 6))('must stay allowed: %s', (command) => {
+  // Allowed in strict means no rule of either tier matched: allowed in baseline too.
+  it.each(allowed)('must stay allowed: %s', (command) => {
     for (const driver of ['claude-code', 'cursor'] as const) expect([driver, hook(driver, command, 'strict')]).toEqual([driver, 'allow']);
   });
 });
@@ -305,6 +319,10 @@ describe('file-tool calls (Read/Write/Edit with tool paths) through buckler eval
     ['Edit', '.claude/settings.json', 'write', 'deny', 'deny'],
     ['Edit', '/home/dev/.cursor/hooks.json', 'write', 'deny', 'deny'],
     ['Write', '/home/dev/.claude.json', 'write', 'deny', 'deny'],
+    ['Edit', '/home/dev/.codex/config.toml', 'write', 'deny', 'deny'],
+    ['Write', '~/.gemini/trustedFolders.json', 'write', 'deny', 'deny'],
+    ['Edit', '/home/dev/.copilot/config.json', 'write', 'deny', 'deny'],
+    ['Write', '../.claude/settings.json', 'write', 'deny', 'deny'],
     ['Write', 'CFG/config.toml', 'write', 'deny', 'deny'],
     ['Edit', 'CFG/rules.d/x.yaml', 'write', 'deny', 'deny'],
     ['Write', 'STATE/audit.jsonl', 'write', 'deny', 'deny'],
@@ -356,6 +374,13 @@ describe('file-tool events through the hook drivers (Claude Code Read/Write/Edit
     ['cursor', 'Write', '/home/dev/.cursor/hooks.json', 'deny', 'deny'],
     ['cursor', 'Write', '/home/dev/.ssh/config', 'deny', 'deny'],
     ['cursor', 'Write', 'CFG/rules.d/x.yaml', 'deny', 'deny'],
+    ['cursor', 'Delete', '/home/dev/.cursor/hooks.json', 'deny', 'deny'],
+    ['cursor', 'Delete', '/home/dev/project/.claude/settings.local.json', 'deny', 'deny'],
+    ['cursor', 'Delete', 'CFG/config.toml', 'deny', 'deny'],
+    ['cursor', 'Write', '/home/dev/.gemini/trustedFolders.json', 'deny', 'deny'],
+    ['cursor', 'Write', '/home/dev/.bashrc', 'ask', 'ask'],
+    ['claude-code', 'Read', '../.ssh/id_rsa', 'deny', 'deny'],
+    ['claude-code', 'Read', 'config/.env.production', 'ask', 'deny'],
     ['cursor', 'beforeReadFile', '/home/dev/.cursor/hooks.json', 'allow', 'allow'],
     ['cursor', 'beforeReadFile', '/home/dev/project/.env.example', 'allow', 'allow'],
   ])('%s %s %s → %s / %s', (driver, tool, file, base, strict) => {

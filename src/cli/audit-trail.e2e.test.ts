@@ -79,6 +79,35 @@ describe('audit trail (built CLI)', () => {
     expect(fs.readFileSync(log, 'utf8')).not.toContain('very-secret-content');
   });
 
+  it('records the paths an action touches, with access and scope: by default (decided again for the record) and with audit_log = true', () => {
+    // Default: an ask is recorded with its paths; the allow is not recorded at all.
+    hook(shell('cd .. && rm -rf .git > /dev/null', path.join(project, 'src')));
+    hook(shell('cat README.md', project));
+    expect(records()).toHaveLength(1);
+    expect(records()[0]).toMatchObject({
+      decision: 'ask',
+      rule: 'agent-worktree/delete-git-dir',
+      paths: [{ path: path.join(project, '.git'), access: 'delete', scope: 'project', recursive: true }],
+    });
+    // A file tool's path, and a shell line's reads and writes, with audit_log = true.
+    config('[core]\naudit_log = true\n');
+    hook(JSON.stringify({ hook_event_name: 'beforeReadFile', conversation_id: 'conv-1', file_path: path.join(env.HOME as string, '.ssh', 'id_rsa'), content: 'x', workspace_roots: [project] }));
+    hook(shell('cp ~/notes.txt src/ && echo x >> /tmp/log', project));
+    hook(shell('ls', project));
+    const [, read, copy, ls] = records();
+    // The test's home lies in the temp directory: its files are in scope temp (temp comes before home).
+    expect(read).toMatchObject({ decision: 'deny', rule: 'agent-secrets/no-credential-read', paths: [{ path: path.join(env.HOME as string, '.ssh', 'id_rsa'), access: 'read', scope: 'temp' }] });
+    expect(copy).toMatchObject({
+      decision: 'allow',
+      paths: [
+        { path: path.join(env.HOME as string, 'notes.txt'), access: 'read', scope: 'temp' },
+        { path: path.join(project, 'src'), access: 'write', scope: 'project' },
+        { path: '/tmp/log', access: 'write', scope: 'temp' },
+      ],
+    });
+    expect(ls).not.toHaveProperty('paths');
+  });
+
   it('log filters by project and session; stats counts; replay shows what another policy changes', () => {
     config('[core]\naudit_log = true\n');
     hook(shell('git push --force origin main', project, 'g1'));

@@ -5,7 +5,7 @@
  * test packs written there exist only to decide the reference fixtures and are not shipped.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,13 +141,12 @@ rules:
     additional_context: "Reminder (policy GIT-005): run the test suite before pushing."
 `;
 
+/** Every builtin pack switched off. */
 const NO_BUILTINS = `[packs]
-agent-git = { enabled = false }
-agent-gh = { enabled = false }
-agent-fs = { enabled = false }
-agent-secrets = { enabled = false }
-agent-tamper = { enabled = false }
-`;
+${readdirSync(path.join(ROOT, 'packs'))
+  .filter((f) => /\.ya?ml$/.test(f))
+  .map((f) => `${f.replace(/\.ya?ml$/, '')} = { enabled = false }\n`)
+  .join('')}`;
 
 function home(name: keyof typeof HOMES, files: Record<string, string>): void {
   const dir = path.join(tmp, name);
@@ -346,7 +345,8 @@ const SPEC: [string, 'allow' | 'deny' | 'ask' | 'nudge'][] = [
   ['gh pr close 42', 'allow'],
   ['gh api /repos/o/r', 'allow'],
   ['gh api -X POST /repos/o/r/issues', 'allow'],
-  ['git reset --hard', 'allow'],
+  // agent-worktree (docs/packs.md): a hard reset asks the person first.
+  ['git reset --hard', 'ask'],
   ['git merge main', 'allow'],
   ['git rebase main', 'allow'],
 ];

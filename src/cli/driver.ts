@@ -43,7 +43,8 @@ import { scriptReader } from './script-reader.ts';
 export interface DriverDeps {
   /** `project`: the project root whose `.buckler/rules.d` loads too (docs/project-rules.md). */
   loadPolicy: (env: CliIO['env'], project?: string) => LoadedPolicy | Promise<LoadedPolicy>;
-  evaluate: (input: PolicyInput, policy: LoadedPolicy['policy']) => PolicyOutput;
+  /** `paths`: list each command's paths in `commands` (for the audit record). */
+  evaluate: (input: PolicyInput, policy: LoadedPolicy['policy'], options?: { paths?: boolean }) => PolicyOutput;
 }
 
 const REAL: DriverDeps = {
@@ -52,7 +53,7 @@ const REAL: DriverDeps = {
   // otherwise an agent could write a forbidden command into a file and run the file.
   // The same for git aliases in the repository's and the user's config (read only when a
   // command uses a word that may be one): the agent can write the repository's config.
-  evaluate: (input, policy) => evaluate(input, policy, readers(input.shell?.cwd ?? process.cwd(), process.env)),
+  evaluate: (input, policy, options) => evaluate(input, policy, { ...readers(input.shell?.cwd ?? process.cwd(), process.env), ...options }),
 };
 
 /** What the core may read around the command: scripts it runs, git aliases where it runs. */
@@ -309,7 +310,8 @@ export async function handleHook(
     loaded = pending instanceof Promise ? await pending : pending;
     for (const w of loaded.warnings) warn(w);
     input = { ...input, env: policyEnv(io.env, loaded.policy.env_keys), context };
-    let output = deps.evaluate(input, loaded.policy);
+    // Every decision is recorded (audit_log = true): its paths are listed now, for the record.
+    let output = loaded.config.audit_log === true ? deps.evaluate(input, loaded.policy, { paths: true }) : deps.evaluate(input, loaded.policy);
     let allowOnce: AllowOnceUse | undefined;
     // Allow-once entries can only matter for a deny or an ask before an action: only then is
     // the store read (the module is imported then too).
@@ -365,6 +367,15 @@ export async function handleHook(
       const { recordDecision } = await import('./audit.ts');
       const { inputProject } = await import('./allow-apply.ts');
       const event: AuditEvent = { input: result.input ?? null, output: result.output, harness: result.adapter.name };
+      // A decision recorded by default (a deny, an ask): its paths, listed by deciding once more
+      // (pure and quick; a default allow never pays for it).
+      if (setting !== true && result.input !== undefined && result.loaded !== undefined && result.output.error === undefined) {
+        try {
+          event.paths = deps.evaluate(result.input, result.loaded.policy, { paths: true }).commands.flatMap((c) => c.paths ?? []);
+        } catch {
+          /* the record goes out without paths */
+        }
+      }
       if (result.allowOnce) {
         event.project = result.allowOnce.project;
         event.allowOnce = { action: 'use', ids: result.allowOnce.ids, was: result.allowOnce.was };

@@ -9,7 +9,7 @@
  */
 import { readArgv } from '../grammars/reader.ts';
 import type { Grammars, ReadArgs } from '../grammars/types.ts';
-import type { ShellCommand } from '../shell/types.ts';
+import type { ScriptSource, ShellCommand } from '../shell/types.ts';
 import type { ToolPath } from './contract.ts';
 import { commandPaths, pathEnv, toolPaths, type PathEnv, type PathFact } from './paths.ts';
 
@@ -40,6 +40,16 @@ export interface CommandFacts {
   readonly locations: Readonly<Record<string, readonly string[]>> | null;
   /** Some argument word has a part known only at run time. */
   readonly dynamicWords: boolean;
+  /** The producers of the script this command stands for (ShellCommand.script_from), read. */
+  readonly scriptFrom: readonly ScriptFromFacts[];
+}
+
+export interface ScriptFromFacts {
+  /** programName of the producer. */
+  program: string;
+  how: ScriptSource['how'];
+  /** Its options, read with its grammar (computed on first use). */
+  readonly flags: ReadonlySet<string>;
 }
 
 /**
@@ -58,6 +68,7 @@ class Facts implements CommandFacts {
   private wordSet: Set<string> | undefined;
   private refspecs: { force: boolean; del: boolean } | undefined;
   private pathFacts: PathFact[] | undefined;
+  private sources: ScriptFromFacts[] | undefined;
 
   constructor(
     readonly cmd: ShellCommand,
@@ -144,6 +155,25 @@ class Facts implements CommandFacts {
 
   get refspecDelete(): boolean {
     return this.refspecFacts().del;
+  }
+
+  get scriptFrom(): readonly ScriptFromFacts[] {
+    if (this.sources === undefined) {
+      const grammars = this.grammars;
+      this.sources = (this.cmd.script_from ?? []).map((src) => {
+        const program = programName(src.argv[0] ?? '');
+        let flags: ReadonlySet<string> | undefined;
+        return {
+          program,
+          how: src.how,
+          get flags(): ReadonlySet<string> {
+            flags ??= readArgv([program, ...src.argv.slice(1)], src.dynamic, grammars).flags;
+            return flags;
+          },
+        };
+      });
+    }
+    return this.sources;
   }
 
   get methodDelete(): boolean {

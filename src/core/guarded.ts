@@ -46,7 +46,7 @@ const SEPARATORS = /[\s;|&()<>{},`]+/;
  * Every word the line shows: the raw text with quotes and backslashes removed (so `pu''sh`,
  * `"push"`, `pu\sh` are `push`), split at blanks and operators, plus every argv word of every
  * command analysis found (escapes decoded, `$'\x70ush'`), split at blanks. A word holding `=`
- * also gives what follows it (`--method=DELETE` → `DELETE`).
+ * also gives what follows each `=` (`--method=DELETE` → `DELETE`).
  */
 export function lineWords(text: string, commands: readonly CommandFacts[]): Set<string> {
   const out = new Set<string>();
@@ -54,8 +54,8 @@ export function lineWords(text: string, commands: readonly CommandFacts[]): Set<
     for (const t of s.split(SEPARATORS)) {
       if (t === '') continue;
       out.add(t);
-      const eq = t.indexOf('=');
-      if (eq >= 0 && eq < t.length - 1) out.add(t.slice(eq + 1));
+      // After every `=`: `--method=DELETE` → `DELETE`, `a='c=--force` → `c=--force`, `--force`.
+      for (let eq = t.indexOf('='); eq >= 0 && eq < t.length - 1; eq = t.indexOf('=', eq + 1)) out.add(t.slice(eq + 1));
     }
   };
   add(text.replace(/\\\n/g, '').replace(/['"\\]/g, ''));

@@ -5,7 +5,7 @@
  */
 import { SEVERITY } from './contract.ts';
 import type { CommandFacts } from './facts.ts';
-import type { CompiledPolicy, CompiledRule, PathMatcher, SegmentMatcher } from './policy.ts';
+import type { CompiledPolicy, CompiledRule, PathMatcher, ScriptFromMatcher, SegmentMatcher } from './policy.ts';
 import { globMatches, globOverlaps, inLocation, type PathFact } from './paths.ts';
 
 interface Candidate {
@@ -84,6 +84,17 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.method_delete && !f.methodDelete) return false;
   if (m.words_any && !m.words_any.some((w) => f.words.has(w))) return false;
   if (m.words_contain && !wordsContain(m.words_contain, f)) return false;
+  if (m.words_all && !m.words_all.every((w) => f.words.has(w))) return false;
+  if (m.words_any_ignore_case && !anyWordIgnoringCase(m.words_any_ignore_case, f.words)) return false;
+  if (m.flags_none && m.flags_none.some((x) => f.read.flags.has(x))) return false;
+  if (m.positionals_min !== undefined || m.positionals_any) {
+    if (f.opaque) return false;
+    const taken = Math.max(0, (m.subcommand?.length ?? 0) - f.read.subcommand.length);
+    const rest = taken === 0 ? f.read.positionals : f.read.positionals.slice(taken);
+    if (m.positionals_min !== undefined && rest.length < m.positionals_min) return false;
+    if (m.positionals_any && !rest.some((p) => m.positionals_any!.some((g) => globMatch(g, p)))) return false;
+  }
+  if (m.script_from && !scriptFromMatches(m.script_from, f)) return false;
   if (m.dynamic_words && !f.dynamicWords) return false;
   if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations))) return false;
   if (m.not && m.not.some((n) => segmentMatches(n, f))) return false;
@@ -132,6 +143,39 @@ export function pathMatches(
     if (!hit) return false;
   }
   return true;
+}
+
+function anyWordIgnoringCase(lower: readonly string[], words: ReadonlySet<string>): boolean {
+  for (const w of words) if (lower.includes(w.toLowerCase())) return true;
+  return false;
+}
+
+function scriptFromMatches(m: ScriptFromMatcher, f: CommandFacts): boolean {
+  if (f.cmd.script_from === undefined) return false;
+  return f.scriptFrom.some(
+    (s) => m.programs.includes(s.program) && (!m.how || m.how.includes(s.how)) && (!m.flags_any || m.flags_any.some((x) => s.flags.has(x))),
+  );
+}
+
+const globs = new Map<string, RegExp>();
+
+/** `*` matches any characters, `\` makes the next character literal; the whole word must match. */
+export function globMatch(pattern: string, word: string): boolean {
+  let re = globs.get(pattern);
+  if (re === undefined) {
+    let src = '';
+    for (let i = 0; i < pattern.length; i++) {
+      const c = pattern.charAt(i);
+      if (c === '*') src += '[\\s\\S]*';
+      else {
+        const lit = c === '\\' && i + 1 < pattern.length ? pattern.charAt(++i) : c;
+        src += lit.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      }
+    }
+    re = new RegExp(`^${src}$`);
+    globs.set(pattern, re);
+  }
+  return re.test(word);
 }
 
 /** The rule's words begin the subcommand path, continued by the positionals (`stash drop`). */

@@ -46,6 +46,23 @@ export interface SegmentMatcher {
   dynamic_words?: boolean;
   /** None of these entries matches the command (`program: buckler` except `check`). */
   not?: SegmentMatcher[];
+  /** Every one of these is a literal argument word. */
+  words_all?: string[];
+  /** At least one literal argument word is one of these, ignoring letter case (stored in lower case). */
+  words_any_ignore_case?: string[];
+  /** None of these options is present (normalised like flags_any). */
+  flags_none?: string[];
+  /** At least this many positionals after the subcommand path (ReadArgs.positionals, less those the rule's subcommand words take). */
+  positionals_min?: number;
+  /** At least one of those positionals matches one of these patterns (`*` any characters, `\` escapes the next). */
+  positionals_any?: string[];
+  /**
+   * The command stands for script text that a shell, `eval`, `source` or an interpreter runs
+   * and that was produced by one of these programs (ShellCommand.script_from): basenames in
+   * `programs`; with `flags_any`, the producer has one of these options; with `how`, it produced
+   * the text that way (`pipe`, `substitution`, `file`).
+   */
+  script_from?: ScriptFromMatcher;
 }
 
 /**
@@ -68,6 +85,12 @@ export interface PathMatcher {
   recursive?: boolean;
   /** The path lies in (or, touched recursively, holds) one of these named locations (`context.locations`). */
   location?: string[];
+}
+
+export interface ScriptFromMatcher {
+  programs: string[];
+  flags_any?: string[];
+  how?: Array<'pipe' | 'substitution' | 'file'>;
 }
 
 export interface CompiledRule {

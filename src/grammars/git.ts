@@ -141,7 +141,60 @@ export const git: ProgramGrammar = {
       synonyms: { '-p': '--prune', '-P': '--prune-tags' },
     },
     log: { value_options: ['-n', '--max-count', '--skip', '--since', '--until', '--author', '--committer', '--grep', '--format', '--pretty', '-L', '--decorate-refs', '--decorate-refs-exclude'] },
-    branch: { value_options: ['-t', '--track', '-u', '--set-upstream-to', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--format', '--sort'] },
+    branch: {
+      value_options: ['-t', '--track', '-u', '--set-upstream-to', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--format', '--sort'],
+      long_options: ['--delete', '--force', '--move', '--copy', '--list', '--all', '--remotes', '--verbose', '--quiet', '--show-current', '--create-reflog', '--edit-description'],
+      synonyms: { '-d': '--delete', '-f': '--force', '-m': '--move', '-c': '--copy', '-l': '--list', '-a': '--all', '-r': '--remotes' },
+    },
+    // Working-tree commands (agent-worktree): the options that take a value, so that a value is
+    // not read as a path or a branch, and the short and long spellings of the discarding options.
+    checkout: {
+      value_options: ['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file'],
+      long_options: ['--force', '--quiet', '--progress', '--no-progress', '--ours', '--theirs', '--merge', '--detach', '--patch', '--overlay', '--no-overlay', '--ignore-skip-worktree-bits', '--ignore-other-worktrees', '--no-track', '--guess', '--no-guess', '--overwrite-ignore', '--no-overwrite-ignore', '--pathspec-file-nul'],
+      synonyms: { '-f': '--force', '-q': '--quiet', '-m': '--merge', '-p': '--patch', '-2': '--ours', '-3': '--theirs' },
+    },
+    restore: {
+      value_options: ['-s', '--source', '--conflict', '--pathspec-from-file'],
+      long_options: ['--staged', '--worktree', '--patch', '--quiet', '--progress', '--no-progress', '--ours', '--theirs', '--merge', '--ignore-unmerged', '--ignore-skip-worktree-bits', '--overlay', '--no-overlay', '--pathspec-file-nul'],
+      synonyms: { '-S': '--staged', '-W': '--worktree', '-p': '--patch', '-q': '--quiet', '-m': '--merge', '-2': '--ours', '-3': '--theirs', '-s': '--source' },
+    },
+    clean: {
+      value_options: ['-e', '--exclude'],
+      long_options: ['--force', '--dry-run', '--interactive', '--quiet'],
+      synonyms: { '-f': '--force', '-n': '--dry-run', '-i': '--interactive', '-q': '--quiet' },
+    },
+    switch: {
+      value_options: ['-c', '--create', '-C', '--force-create', '--orphan', '--conflict'],
+      long_options: ['--discard-changes', '--force', '--merge', '--detach', '--guess', '--no-guess', '--quiet', '--progress', '--no-progress', '--ignore-other-worktrees', '--no-track'],
+      // `-f` and `--force` are other names of `--discard-changes`.
+      synonyms: { '-f': '--discard-changes', '--force': '--discard-changes', '-m': '--merge', '-d': '--detach', '-q': '--quiet' },
+    },
+    worktree: {
+      nested: true,
+      subcommands: {
+        add: { value_options: ['-b', '-B', '--reason', '--orphan'] },
+        remove: { long_options: ['--force'], synonyms: { '-f': '--force' } },
+        move: { long_options: ['--force'], synonyms: { '-f': '--force' } },
+        prune: { value_options: ['--expire'] },
+        lock: { value_options: ['--reason'] },
+      },
+    },
+    stash: {
+      nested: true,
+      subcommands: {
+        push: { value_options: ['-m', '--message', '--pathspec-from-file'] },
+        save: {},
+        drop: {},
+        clear: {},
+        pop: {},
+        apply: {},
+        list: {},
+        show: {},
+        branch: {},
+        create: {},
+        store: { value_options: ['-m', '--message'] },
+      },
+    },
     remote: {
       nested: true,
       aliases: { rm: 'remove' },

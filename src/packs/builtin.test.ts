@@ -37,13 +37,15 @@ const packs = files.map((f) => {
 const VENDORS = /github|gitlab|bitbucket|microsoft|google|amazon|aws|azure|cursor|claude|anthropic|openai|codex|copilot|gemini|windsurf|cline/i;
 
 describe('builtin packs', () => {
-  it('are agent-fs, agent-gh, agent-git, agent-secrets and agent-tamper, named after their files', async () => {
+  it('are agent-fs, agent-gh, agent-git, agent-remote-exec, agent-secrets, agent-tamper and agent-worktree, named after their files', async () => {
     expect(packs.map((p) => [p.file, p.doc.pack])).toEqual([
       ['agent-fs.yaml', 'agent-fs'],
       ['agent-gh.yaml', 'agent-gh'],
       ['agent-git.yaml', 'agent-git'],
+      ['agent-remote-exec.yaml', 'agent-remote-exec'],
       ['agent-secrets.yaml', 'agent-secrets'],
       ['agent-tamper.yaml', 'agent-tamper'],
+      ['agent-worktree.yaml', 'agent-worktree'],
     ]);
   });
 

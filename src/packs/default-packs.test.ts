@@ -10,11 +10,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Decision, PolicyInput, Trigger } from '../core/contract.ts';
 import { evaluate } from '../core/evaluate.ts';
 import type { CompiledPolicy, Tier } from '../core/policy.ts';
-import { resolvePaths } from '../paths.ts';
+import { builtinPacksDir, resolvePaths } from '../paths.ts';
 import { loadPolicyReport } from './runtime.ts';
 
 const configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-packs-'));
 afterAll(() => fs.rmSync(configHome, { recursive: true, force: true }));
+// This file is agent-git's and agent-gh's contract: the other builtin packs (each with its own
+// tests, e.g. protection-packs.test.ts) are switched off, as a person can in config.toml.
+const others = fs
+  .readdirSync(builtinPacksDir())
+  .filter((f) => /\.ya?ml$/.test(f))
+  .map((f) => f.replace(/\.ya?ml$/, ''))
+  .filter((id) => id !== 'agent-git' && id !== 'agent-gh');
+fs.writeFileSync(path.join(configHome, 'config.toml'), `[packs]\n${others.map((id) => `${id} = { enabled = false }\n`).join('')}`);
 
 const paths = resolvePaths({ env: { BUCKLER_CONFIG_HOME: configHome }, platform: process.platform, home: configHome });
 const policies: Record<Tier, CompiledPolicy> = {

@@ -56,9 +56,14 @@ export const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'pr
 const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'opaque', 'subcommand_dynamic', 'dynamic_words'] as const;
 /** Pack keys that are another name of a compiled condition (pack format "1" spelled it so). */
 const SEGMENT_SYNONYMS: Record<string, (typeof SEGMENT_BOOLEANS)[number]> = { gh_api_delete: 'method_delete' };
-export const SEGMENT_KEYS = ['program', 'subcommand', 'flags_any', 'flags_all', 'words_any', 'words_contain', 'not', 'paths', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)];
+export const SEGMENT_KEYS = [
+  'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case', 'words_contain',
+  'positionals_min', 'positionals_any', 'script_from', 'not', 'paths', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS),
+];
 export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
+const SCRIPT_FROM_KEYS = ['programs', 'flags_any', 'how'];
+const SCRIPT_HOW = ['pipe', 'substitution', 'file'] as const;
 const MESSAGE_KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
 export const DEFAULT_PRIORITY = 50;
 /** The pack format this Buckler reads (a pack's `version:`, a bundle's `pack_format`). */
@@ -366,23 +371,31 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
     const unknown = subcommandWarning(m.program, m.subcommand, grammars);
     if (unknown !== null) warn([...path, 'subcommand'], unknown);
   }
-  for (const k of ['flags_any', 'flags_all', 'words_any', 'words_contain'] as const) {
+  for (const k of ['flags_any', 'flags_all', 'flags_none'] as const) {
+    const x = v[k];
+    if (x === undefined || x === null) continue;
+    readOptions(x, [...path, k], k);
+    // Read as the program's reader reads a command (`--force-with-lease=x` is the option);
+    // what it could never see as written is a warning with the fix (rule-options.ts).
+    const checked = checkRuleOptions(k, x as string[], m.program, m.subcommand, grammars);
+    for (const w of checked.warnings) warn([...path, k], w);
+    m[k] = checked.flags;
+  }
+  for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'words_contain', 'positionals_any'] as const) {
     const x = v[k];
     if (x === undefined || x === null) continue;
     if (!isStringList(x) || x.length === 0 || (k === 'words_contain' && x.some((w) => w === ''))) {
       throw new RuleProblem(`"${k}" must be a non-empty list of ${k === 'words_contain' ? 'non-empty ' : ''}strings`, [...path, k]);
     }
-    if (k === 'flags_any' || k === 'flags_all') {
-      const bad = x.find((f) => !/^-./.test(f));
-      if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)} must be an option such as -f or --force`, [...path, k]);
-      // Read as the program's reader reads a command (`--force-with-lease=x` is the option);
-      // what it could never see as written is a warning with the fix (rule-options.ts).
-      const checked = checkRuleOptions(k, x, m.program, m.subcommand, grammars);
-      for (const w of checked.warnings) warn([...path, k], w);
-      m[k] = checked.flags;
-    } else if (k === 'words_contain') m[k] = x.map((w) => w.toLowerCase());
-    else m[k] = x;
+    m[k] = k === 'words_any_ignore_case' || k === 'words_contain' ? x.map((w) => w.toLowerCase()) : x;
   }
+  const min = v['positionals_min'];
+  if (min !== undefined && min !== null) {
+    if (typeof min !== 'number' || !Number.isInteger(min) || min < 0) throw new RuleProblem('"positionals_min" must be a whole number (0 or more)', [...path, 'positionals_min']);
+    m.positionals_min = min;
+  }
+  const from = v['script_from'];
+  if (from !== undefined && from !== null) m.script_from = readScriptFrom(from, [...path, 'script_from']);
   for (const k of [...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)]) {
     const x = v[k];
     if (x === undefined || x === null) continue;
@@ -441,6 +454,39 @@ function readPaths(v: unknown, path: Path): PathMatcher {
   }
   if (Object.keys(m).length === 0) throw new RuleProblem('"paths" needs at least one condition', path);
   return m;
+}
+
+function readOptions(x: unknown, path: Path, k: string): string[] {
+  if (!isStringList(x) || x.length === 0) throw new RuleProblem(`"${k}" must be a non-empty list of strings`, path);
+  const bad = x.find((f) => !/^-./.test(f));
+  if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)} must be an option such as -f or --force`, path);
+  // `--force-with-lease=x` in a rule means the option, as in the command.
+  return x.map((f) => (f.startsWith('--') && f.includes('=') ? f.slice(0, f.indexOf('=')) : f));
+}
+
+/** `script_from: { programs: [...], flags_any: [...], how: [...] }`. */
+function readScriptFrom(v: unknown, path: Path): NonNullable<SegmentMatcher['script_from']> {
+  if (!isObject(v)) throw new RuleProblem('"script_from" must be a mapping with "programs" (and optionally "flags_any", "how")', path);
+  for (const k of Object.keys(v)) {
+    if (!SCRIPT_FROM_KEYS.includes(k)) throw new RuleProblem(`unknown script_from field "${k}" (known: ${SCRIPT_FROM_KEYS.join(', ')})`, [...path, k]);
+  }
+  const programs = v['programs'];
+  const list = typeof programs === 'string' ? [programs] : programs;
+  if (!isStringList(list) || list.length === 0 || list.some((p) => p === '')) {
+    throw new RuleProblem('"script_from.programs" must be a program name or a non-empty list of them', [...path, 'programs']);
+  }
+  const out: NonNullable<SegmentMatcher['script_from']> = { programs: list.map((p) => programName(p.slice(p.lastIndexOf('/') + 1))) };
+  const flags = v['flags_any'];
+  if (flags !== undefined && flags !== null) out.flags_any = readOptions(flags, [...path, 'flags_any'], 'script_from.flags_any');
+  const how = v['how'];
+  if (how !== undefined && how !== null) {
+    const h = typeof how === 'string' ? [how] : how;
+    if (!isStringList(h) || h.length === 0 || h.some((x) => !(SCRIPT_HOW as readonly string[]).includes(x))) {
+      throw new RuleProblem(`"script_from.how" must be one or more of ${SCRIPT_HOW.join(', ')}`, [...path, 'how']);
+    }
+    out.how = h as Array<(typeof SCRIPT_HOW)[number]>;
+  }
+  return out;
 }
 
 /** `remote rm` → `remote remove`, with the grammar's aliases (only when the program is known). */

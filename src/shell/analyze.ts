@@ -10,16 +10,20 @@ import type { Grammars, ProgramGrammar, Run } from '../grammars/types.ts';
 import type { Command, Redir, Script, SimpleCommand, Word } from './ast.ts';
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { Parser } from './parser.ts';
-import { type PathWord, type RedirFile, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
+import { type PathWord, type RedirFile, type ScriptSource, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
 import { type ArgWord, MAX_ALTERNATIVES, Vars, assignValue, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
 import { COMMAND_COST, PARSE_COST, type ShellWork, WORD_COST, WorkBudget } from './work.ts';
 import { xargsCommands, xargsItems } from './xargs-input.ts';
 
 /** What a shell would read as its script on standard input. */
-export type Stdin =
+export type Stdin = (
   | { kind: 'text'; text: string; dynamic: boolean; label: string }
   | { kind: 'file'; path: ArgWord; label: string }
-  | { kind: 'unknown'; label: string };
+  | { kind: 'unknown'; label: string }
+) & {
+  /** The commands whose output it is, when known (ShellCommand.script_from). */
+  from?: readonly ScriptSource[];
+};
 
 const LANGUAGES: ReadonlySet<string> = new Set<InlineLanguage>(['python', 'node', 'perl', 'ruby', 'php']);
 
@@ -135,8 +139,17 @@ export class Analyzer {
    */
   assignments: Map<string, (string | null)[]> | null = null;
   private scriptsRead = 0;
-  /** Targets of writing redirections seen so far (`> x.sh`); compared only when a script runs. */
-  private readonly written: Word[] = [];
+  /**
+   * Targets of writing redirections seen so far (`> x.sh`), with the commands that wrote them;
+   * compared only when a script runs.
+   */
+  private readonly written: Array<{ target: Word; by: ShellCommand[] }> = [];
+  /** The commands found in each substitution (`$(…)`, `<(…)`), for ShellCommand.script_from. */
+  private subOut: Map<Script, ShellCommand[]> | null = null;
+  /** Commands of a later pipeline stage → the commands of the earlier stages that fed them. */
+  private fedBy: Map<ShellCommand, { first: number; end: number }> | null = null;
+  /** writersOf's index (nameIndex), made when a line first runs a script file. */
+  private names: NameIndex | null = null;
 
   private readonly work: WorkBudget;
 
@@ -146,7 +159,8 @@ export class Analyzer {
 
   /** Reports a command; each one costs work (the caller judges every command reported). */
   report(cmd: ShellCommand): void {
-    this.work.charge(COMMAND_COST + cmd.argv.length, 'the commands found', 0);
+    // The producers a script records (script_from, at most MAX_SOURCES) were found and compared too.
+    this.work.charge(COMMAND_COST + cmd.argv.length + (cmd.script_from === undefined ? 0 : 16 * cmd.script_from.length), 'the commands found', 0);
     this.out.push(cmd);
   }
 
@@ -196,12 +210,26 @@ export class Analyzer {
         }
         let prev: Command | undefined;
         let prevIn: StdinThunk = timed.stdin;
+        const first = this.out.length;
+        // The first producers of the earlier stages, found once for the whole pipeline.
+        let feeders: Producers | undefined;
         for (const cmd of cmds) {
           const stage = mkCtx(timed.via, timed.depth, timed.vars.child(), timed.cond, timed.stdin);
           const from = prev;
           const fromIn = prevIn;
-          if (from !== undefined) stage.stdin = memo(() => this.pipeStdin(from, timed.vars, fromIn));
+          // Every command of the earlier stages writes into this one's input (`curl … | grep -v x | sh`).
+          const end = this.out.length;
+          if (from !== undefined) {
+            stage.stdin = memo(() => this.withSources(this.pipeStdin(from, timed.vars, fromIn), (feeders ??= new Producers(this.out, first, this.work)).before(end), 'pipe'));
+          }
           this.command(cmd, stage);
+          if (from !== undefined && this.out.length > end) {
+            // `curl … | tee x.sh`: what a later stage writes into a file comes from the earlier
+            // ones (kept as a range of `out`, which only grows below `end`: linear for long pipelines).
+            const fed = { first, end };
+            const map = (this.fedBy ??= new Map());
+            for (let k = end; k < this.out.length; k++) map.set(this.out[k] as ShellCommand, fed);
+          }
           prev = cmd;
           prevIn = stage.stdin;
         }
@@ -253,7 +281,9 @@ export class Analyzer {
       for (const sub of p.subs) {
         // `>(…)` reads what the command writes into it: not known here (`tee >(sh)`).
         const stdin = sub.label === '>(…)' ? WRITTEN_INTO : NO_STDIN;
+        const mark = this.out.length;
         this.script(sub.body, mkCtx([...ctx.via, sub.label], ctx.depth + 1, ctx.vars.child(), ctx.cond, stdin));
+        if (this.out.length > mark) (this.subOut ??= new Map()).set(sub.body, this.out.slice(mark));
       }
     }
   }
@@ -262,7 +292,7 @@ export class Analyzer {
     for (const r of redirs) {
       if (r.target !== null && r.heredoc === null) {
         this.wordSubs(r.target, ctx);
-        if (WRITING_OPS.has(r.op)) this.written.push(r.target);
+        if (WRITING_OPS.has(r.op)) this.written.push({ target: r.target, by: [] });
       }
       if (r.heredoc?.body != null) this.wordSubs(r.heredoc.body, ctx);
     }
@@ -275,6 +305,7 @@ export class Analyzer {
       if (a.array !== null) for (const w of a.array) this.wordSubs(w, ctx);
     }
     for (const w of cmd.words) this.wordSubs(w, ctx);
+    const writes = this.written.length;
     this.redirSubs(cmd.redirs, ctx);
 
     for (const a of cmd.assigns) {
@@ -333,6 +364,11 @@ export class Analyzer {
       const first = this.out[mark];
       if (first !== undefined) first.redirs = first.redirs === undefined ? files : [...first.redirs, ...files];
       else this.report(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
+    }
+    // `curl URL > x.sh`: the command wrote the redirection's target.
+    if (this.written.length > writes) {
+      const by = this.out.slice(mark);
+      for (let k = writes; k < this.written.length; k++) (this.written[k] as { by: ShellCommand[] }).by = by;
     }
     this.varEffects(args, cmd.words, ctx);
   }
@@ -397,18 +433,20 @@ export class Analyzer {
       if (r.heredoc !== null) {
         const body = r.heredoc.body === null ? { value: r.heredoc.text, dynamic: false } : wordText(r.heredoc.body);
         stdin = { kind: 'text', text: body.value, dynamic: body.dynamic, label: '% <<' };
+        if (body.dynamic && r.heredoc.body !== null) stdin = this.withSources(stdin, this.wordProducers(r.heredoc.body), 'substitution');
       } else if (r.op === '<<<' && r.target !== null) {
         const ws: ArgWord[] = [];
         this.expand(r.target, vars, ws, false);
         const text = ws.map((w) => w.value).join(' ') + '\n';
         stdin = { kind: 'text', text, dynamic: ws.some((w) => w.dynamic), label: '% <<<' };
+        if (stdin.dynamic) stdin = this.withSources(stdin, this.wordProducers(r.target), 'substitution');
       } else if (r.op === '<' && r.target !== null) {
         const ws: ArgWord[] = [];
         this.expand(r.target, vars, ws, false);
         const path = ws[0];
         if (ws.length === 1 && path?.procSub !== undefined) {
           // `sh < <(echo …)`: the process substitution's output.
-          stdin = this.outputStdin(this.scriptOutput(path.procSub, vars, 0), '% < <(…)');
+          stdin = this.withSources(this.outputStdin(this.scriptOutput(path.procSub, vars, 0), '% < <(…)'), this.subOut?.get(path.procSub) ?? [], 'substitution');
         } else {
           stdin = ws.length === 1 && path !== undefined && !path.dynamic ? { kind: 'file', path, label: fileLabel } : { kind: 'unknown', label: fileLabel };
         }
@@ -568,7 +606,12 @@ export class Analyzer {
       if (w0.dynamic || w0.glob) {
         const cmd = toCommand(w0.value, args, via, true);
         // A program word known only at run time is text known only at run time (`$X`, `"$@"`).
-        if (w0.dynamic) cmd.unseen = 'runtime';
+        if (w0.dynamic) {
+          cmd.unseen = 'runtime';
+          // `curl … | $SHELL`: what it reads comes from there.
+          const from = stdin()?.from;
+          if (from !== undefined && from.length > 0) cmd.script_from = dedupeSources(from);
+        }
         this.report(cmd);
         return;
       }
@@ -611,12 +654,26 @@ export class Analyzer {
       }
       if (only?.kind === 'command') {
         via = [...via, only.label];
-        args = only.argv;
+        // `curl … | xargs bash -c`: run-time arguments the runner makes up (`$XARGS_ARGS`, `{}`)
+        // are read from its standard input, the producers' output.
+        const from = only.stdin ? undefined : stdin()?.from;
+        if (from !== undefined && from.length > 0) {
+          const before = new Set(args.filter((w) => w.dynamic).map((w) => w.value));
+          args = only.argv.map((w) => (w.dynamic && !before.has(w.value) ? { ...w, from } : w));
+        } else args = only.argv;
         if (!only.stdin) stdin = NO_STDIN;
         continue;
       }
       const walk = walkOf(data.grammar, args, prog, r.runs);
       for (const run of r.runs) this.run(run, prog, via, stdin, ctx, walk);
+      // An interpreter running a program file written or fetched earlier on the line
+      // (`curl -o t.py … && python3 t.py`): unseen, with the commands that named it.
+      if (data.grammar.runs?.stdin_code === true && r.runs.length === 0 && r.operands[0] !== undefined) {
+        const file = args[r.operands[0] as number];
+        // `node -`, `python3 -`: the program is read from standard input.
+        if (file?.value === '-' && !file.dynamic) this.run({ kind: 'stdin_code', language: data.grammar.runs.language ?? '' }, prog, via, stdin, ctx);
+        else if (file !== undefined) this.programFile(file, `${prog} ${file.value}`, via);
+      }
       if (r.self) this.report(toCommand(prog, args, via, false));
       return;
     }
@@ -645,8 +702,13 @@ export class Analyzer {
         this.inlineCode(run.code.value, run.code.dynamic, run.language, run.label, via, ctx, run.code.start);
         return;
       case 'stdin_code': {
+        // The program is read from standard input (`… | python3`, `node < x.js`).
         const s = stdin();
-        if (s?.kind === 'text') this.inlineCode(s.text, s.dynamic, run.language, s.label.replace('%', prog), via, ctx, 0);
+        if (s === null) return;
+        const label = s.label.replace('%', prog);
+        if (s.kind === 'text') this.inlineCode(s.text, s.dynamic, run.language, label, via, ctx, 0, s.from ?? []);
+        else if (s.kind === 'file') this.programFile(s.from ? { ...s.path, from: s.from } : s.path, label, via);
+        else this.report(unseenStdin(prog, [...via, label], s.from));
         return;
       }
     }
@@ -656,16 +718,32 @@ export class Analyzer {
   private stdinScript(prog: string, via: readonly string[], s: Stdin | null, ctx: Ctx, positional?: readonly ArgWord[]): void {
     if (s === null) return;
     const label = s.label.replace('%', prog);
-    if (s.kind === 'text') this.nestedScript({ value: s.text, dynamic: s.dynamic, glob: false, start: 0 }, label, via, ctx, positional);
-    else if (s.kind === 'file') this.file(s.path, label, false, via, ctx, positional?.slice(1));
-    else this.report({ argv: [prog], dynamic: [0], opaque: true, via: [...via, label], unseen: 'runtime' });
+    const from = s.from;
+    if (s.kind === 'text') this.nestedScript({ value: s.text, dynamic: s.dynamic, glob: false, start: 0, ...(from && { from }) }, label, via, ctx, positional);
+    else if (s.kind === 'file') this.file(from ? { ...s.path, from } : s.path, label, false, via, ctx, positional?.slice(1));
+    else this.report(unseenStdin(prog, [...via, label], from));
   }
 
   /** Code given to an interpreter: the commands it plainly runs (interpreters.ts). */
-  private inlineCode(code: string, dynamic: boolean, language: string, label: string, via: readonly string[], ctx: Ctx, start: number): void {
+  private inlineCode(
+    code: string,
+    dynamic: boolean,
+    language: string,
+    label: string,
+    via: readonly string[],
+    ctx: Ctx,
+    start: number,
+    /** Given when the code is a program read from standard input: who produced it. */
+    from?: readonly ScriptSource[],
+  ): void {
     const nestedVia = [...via, label];
     if (dynamic || !LANGUAGES.has(language)) {
-      this.report({ argv: [code], dynamic: [0], opaque: true, via: nestedVia });
+      const cmd: ShellCommand = { argv: [code], dynamic: [0], opaque: true, via: nestedVia };
+      if (from !== undefined && dynamic) {
+        cmd.unseen = 'runtime';
+        if (from.length > 0) cmd.script_from = dedupeSources(from);
+      }
+      this.report(cmd);
       return;
     }
     for (const call of scanInlineCode(code, language as InlineLanguage)) {
@@ -701,6 +779,8 @@ export class Analyzer {
     // it (`bash -c "$X" _ push -f`: `$1 …`), then what the visible text shows.
     const shown = text.value.replace(/\n+$/, '');
     const whole: ShellCommand = { argv: [shown], dynamic: [0], opaque: true, via: nestedVia, unseen: 'runtime' };
+    const from = this.textSources(textIn);
+    if (from.length > 0) whole.script_from = dedupeSources(from);
     positional?.forEach((w) => {
       whole.argv.push(w.value);
       if (w.dynamic) whole.dynamic.push(whole.argv.length - 1);
@@ -721,6 +801,107 @@ export class Analyzer {
   }
 
   /**
+   * The commands earlier on the line that wrote or named `pathValue` (a redirection into it, an
+   * argument naming it, a URL whose last segment is its name: `wget https://x/install.sh`), with
+   * the pipeline stages that fed them: the first MAX_SOURCES whose program is known, in order
+   * (what sourcesOf keeps); null when none did. Compared as written (`./x.sh` and `x.sh` are one
+   * path). Looked up in an index of the line's words made on first use and extended as the line
+   * grows, and every step is charged: a line that runs many scripts stays linear.
+   */
+  writersOf(pathValue: string): ShellCommand[] | null {
+    const ix = this.nameIndex();
+    const key = samePath(pathValue);
+    const targets = ix.targets.get(key);
+    const named = ix.args.get(key);
+    const urls = key.includes('/') ? undefined : ix.urls.get(key);
+    if (targets === undefined && named === undefined && urls === undefined) return null;
+    const by: ShellCommand[] = [];
+    const seen = new Set<ShellCommand>();
+    let steps = 0;
+    const full = (): boolean => by.length >= MAX_SOURCES;
+    const add = (c: ShellCommand): void => {
+      steps++;
+      if (!isProducer(c) || seen.has(c)) return;
+      seen.add(c);
+      by.push(c);
+    };
+    const withFed = (c: ShellCommand): void => {
+      add(c);
+      const fed = this.fedBy?.get(c);
+      if (fed !== undefined) for (let k = fed.first; k < fed.end && !full(); k++) add(this.out[k] as ShellCommand);
+    };
+    for (const t of targets ?? []) {
+      for (const c of (this.written[t] as { by: ShellCommand[] }).by) {
+        if (full()) break;
+        withFed(c);
+      }
+    }
+    // The commands naming it, in their order on the line (two ascending lists merged).
+    const a = named ?? [];
+    const u = urls ?? [];
+    for (let i = 0, j = 0; (i < a.length || j < u.length) && !full(); ) {
+      // A command under both lists is added once (`seen`).
+      const next = j >= u.length || (i < a.length && (a[i] as number) <= (u[j] as number)) ? (a[i++] as number) : (u[j++] as number);
+      withFed(this.out[next] as ShellCommand);
+    }
+    this.work.charge(steps + 1, 'the commands that wrote the scripts run', 0);
+    return by;
+  }
+
+  /** writersOf's index, brought up to date with what the line has reported and written so far. */
+  private nameIndex(): NameIndex {
+    const ix = (this.names ??= { out: 0, written: 0, args: new Map(), urls: new Map(), targets: new Map() });
+    let units = 0;
+    for (; ix.out < this.out.length; ix.out++) {
+      const argv = (this.out[ix.out] as ShellCommand).argv;
+      for (let i = 1; i < argv.length; i++) {
+        const w = argv[i] as string;
+        units += w.length + 2;
+        indexAt(ix.args, samePath(w), ix.out);
+        if (w.includes('://')) {
+          const name = urlName(w);
+          if (name !== null) indexAt(ix.urls, name, ix.out);
+        }
+      }
+    }
+    for (; ix.written < this.written.length; ix.written++) {
+      const t = wordText((this.written[ix.written] as { target: Word }).target).value;
+      units += t.length + 2;
+      indexAt(ix.targets, samePath(t), ix.written);
+    }
+    if (units > 0) this.work.charge(units, 'the commands that wrote the scripts run', 0);
+    return ix;
+  }
+
+  /** @internal (Unwrapping) A program file an interpreter runs: unseen when written or named earlier on the line. */
+  programFile(path: ArgWord, label: string, via: readonly string[]): void {
+    if (path.dynamic || path.glob) return;
+    const writers = this.writersOf(path.value);
+    if (writers !== null) this.report(unseenCommand(path.value, [...via, label], 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
+  }
+
+  /** What produced script text: its own record (stdin), and the commands substituted in it. */
+  private textSources(text: ArgWord): ScriptSource[] {
+    const subs = text.cmdSub !== undefined ? [text.cmdSub] : text.procSub !== undefined ? [text.procSub] : (text.subs ?? []);
+    const from = [...(text.from ?? [])];
+    for (const s of subs) from.push(...sourcesOf(this.subOut?.get(s) ?? [], 'substitution'));
+    return from;
+  }
+
+  /** The commands substituted anywhere in a word (a here-document body, a `<<<` word). */
+  private wordProducers(w: Word): ShellCommand[] {
+    const out: ShellCommand[] = [];
+    for (const p of w.parts) if (p.type === 'dyn') for (const sub of p.subs) out.push(...(this.subOut?.get(sub.body) ?? []));
+    return out;
+  }
+
+  /** `stdin` with the commands that produced it recorded (none: unchanged). */
+  private withSources(stdin: Stdin, cmds: readonly ShellCommand[], how: ScriptSource['how']): Stdin {
+    const from = sourcesOf(cmds, how);
+    return from.length === 0 ? stdin : { ...stdin, from: [...(stdin.from ?? []), ...from] };
+  }
+
+  /**
    * A script file a shell runs (`bash FILE`, `source FILE`, `./x.sh` with
    * `requireShebang`). One that cannot be read is an opaque command marked `unseen`.
    */
@@ -729,10 +910,11 @@ export class Analyzer {
     if (path.procSub !== undefined) {
       // `source <(…)`, `bash <(…)`: the script is the substitution's output.
       const out = this.scriptOutput(path.procSub, ctx.vars, 0);
+      const from = sourcesOf(this.subOut?.get(path.procSub) ?? [], 'substitution');
       if (out !== null && 'file' in out) this.file(out.file, label, false, via, ctx, positional);
-      else if (out === null) this.report(unseenCommand(path.value, nestedVia, 'runtime'));
+      else if (out === null) this.report(unseenCommand(path.value, nestedVia, 'runtime', from));
       else {
-        const text = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start };
+        const text: ArgWord = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start, from };
         this.nestedScript(text, label, via, ctx, positional === undefined ? undefined : [path, ...positional]);
       }
       return;
@@ -744,11 +926,10 @@ export class Analyzer {
       return;
     }
     // Written earlier on this line (`echo … > x.sh; bash x.sh`), or named by an earlier command
-    // (`curl -o x.sh`, `cp a x.sh`): what runs may not be what is on disk now.
-    const key = samePath(path.value);
-    const rewritten =
-      this.written.some((w) => samePath(wordText(w).value) === key) || this.out.some((c) => c.argv.some((a, i) => i > 0 && samePath(a) === key));
-    if (rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
+    // (`curl -o x.sh`, `cp a x.sh`, `wget URL/x.sh`): what runs may not be what is on disk now.
+    const writers = this.writersOf(path.value);
+    const rewritten = writers !== null;
+    if (writers !== null) this.report(unseenCommand(path.value, nestedVia, 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
     if (read === undefined) return;
     if (this.scriptsRead >= this.opts.maxScripts) {
       if (!rewritten) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
@@ -800,6 +981,7 @@ export class Analyzer {
     if (overShare) this.report(unseenCommand(path.value, nestedVia, 'unreadable'));
     else this.report({ argv: [path.value], dynamic: [], opaque: true, via: nestedVia });
   }
+
 }
 
 const argValue = (a: ArgWord): string => a.value;
@@ -856,8 +1038,96 @@ function positionalOf(words: readonly ArgWord[]): Array<string | null> {
   return words.length === 0 ? [null] : words.map((w) => (w.dynamic || w.glob ? null : w.value));
 }
 
-function unseenCommand(what: string, via: readonly string[], why: 'runtime' | 'unreadable'): ShellCommand {
-  return { argv: [what], dynamic: why === 'runtime' ? [0] : [], opaque: true, via: via.slice(), unseen: why };
+/** The opaque command standing for a program read from standard input that is not known. */
+function unseenStdin(prog: string, via: string[], from: readonly ScriptSource[] | undefined): ShellCommand {
+  const cmd: ShellCommand = { argv: [prog], dynamic: [0], opaque: true, via, unseen: 'runtime' };
+  if (from !== undefined && from.length > 0) cmd.script_from = dedupeSources(from);
+  return cmd;
+}
+
+function unseenCommand(what: string, via: readonly string[], why: 'runtime' | 'unreadable', from?: readonly ScriptSource[]): ShellCommand {
+  const cmd: ShellCommand = { argv: [what], dynamic: why === 'runtime' ? [0] : [], opaque: true, via: via.slice(), unseen: why };
+  if (from !== undefined && from.length > 0) cmd.script_from = dedupeSources(from);
+  return cmd;
+}
+
+/** At most this many producers are recorded per script (the first ones on the line). */
+const MAX_SOURCES = 32;
+
+/** What writersOf looks paths up in: positions in `Analyzer.out` / `written`, ascending. */
+interface NameIndex {
+  /** `out` is indexed below this position, `written` below `written`. */
+  out: number;
+  written: number;
+  /** samePath of each argument word (not argv[0]) → the commands holding it. */
+  args: Map<string, number[]>;
+  /** The last segment of each URL argument → the commands holding it. */
+  urls: Map<string, number[]>;
+  /** samePath of each writing redirection's target → its entries in `written`. */
+  targets: Map<string, number[]>;
+}
+
+function indexAt(map: Map<string, number[]>, key: string, at: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [at]);
+  else if (list[list.length - 1] !== at) list.push(at);
+}
+
+/** A command that can be a producer (sourcesOf): its program is known. */
+const isProducer = (c: ShellCommand): boolean => !c.opaque && c.argv.length > 0;
+
+/**
+ * The producers among `out[first, end)` (the first MAX_SOURCES), for a pipeline's stages: each
+ * stage asks with a larger `end`; the scan goes on from where it stopped (linear per pipeline).
+ */
+class Producers {
+  private at: number;
+  private readonly found: Array<{ at: number; cmd: ShellCommand }> = [];
+  constructor(
+    private readonly out: readonly ShellCommand[],
+    first: number,
+    private readonly work: WorkBudget,
+  ) {
+    this.at = first;
+  }
+
+  before(end: number): ShellCommand[] {
+    const from = this.at;
+    for (; this.at < end && this.found.length < MAX_SOURCES; this.at++) {
+      const c = this.out[this.at] as ShellCommand;
+      if (isProducer(c)) this.found.push({ at: this.at, cmd: c });
+    }
+    this.work.charge(this.at - from + 1, 'the commands that wrote the scripts run', 0);
+    const out: ShellCommand[] = [];
+    for (const f of this.found) if (f.at < end) out.push(f.cmd);
+    return out;
+  }
+}
+
+/** Producers as ScriptSource: commands whose program is known (an opaque one names nothing). */
+export function sourcesOf(cmds: readonly ShellCommand[], how: ScriptSource['how']): ScriptSource[] {
+  const out: ScriptSource[] = [];
+  for (const c of cmds) {
+    if (!isProducer(c)) continue;
+    if (out.length >= MAX_SOURCES) break;
+    out.push({ argv: c.argv, dynamic: c.dynamic, how });
+  }
+  return out;
+}
+
+function dedupeSources(from: readonly ScriptSource[]): ScriptSource[] {
+  const out: ScriptSource[] = [];
+  for (const s of from) {
+    if (out.length >= MAX_SOURCES) break;
+    if (!out.some((o) => o.how === s.how && o.argv === s.argv)) out.push(s);
+  }
+  return out;
+}
+
+/** The last path segment of a URL (`https://x/a/install.sh?x=1` → `install.sh`), or null. */
+function urlName(word: string): string | null {
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*\/(?:[^?#]*\/)?([^/?#]+)(?:[?#].*)?$/.exec(word);
+  return m?.[1] ?? null;
 }
 
 /** An unquoted `{` (brace expansion may apply). */

@@ -43,6 +43,15 @@ export interface ShellCommand {
    * walker fills in (`indices`) name what is found under its starting points (`under`).
    */
   walk?: { indices: number[]; under: PathWord[] };
+  /**
+   * Set on a command that stands for text a shell, `eval`, `source` or an interpreter runs as
+   * its script or program when that text is not (all) seen: the commands that produced it.
+   * `pipe`: earlier stages of the pipeline into its standard input (`curl … | sh`); `substitution`:
+   * commands substituted into it (`bash -c "$(curl …)"`, `source <(wget -O- …)`, `sh < <(…)`);
+   * `file`: earlier commands on the line that named or wrote the script file
+   * (`curl -o x.sh … && bash x.sh`, `wget URL/x.sh; sh x.sh`). Absent when none is known.
+   */
+  script_from?: ScriptSource[];
 }
 
 /** A word that names a path: its value, and whether it holds a run-time expansion. */
@@ -55,6 +64,15 @@ export interface RedirFile extends PathWord {
   access: 'read' | 'write';
   /** The word starts with a quoted `~` (not expanded). */
   quoted_tilde?: true;
+}
+
+/** One command whose output became (part of) a script that runs: ShellCommand.script_from. */
+export interface ScriptSource {
+  /** argv as in ShellCommand (argv[0]: the program's basename, wrappers unwrapped). */
+  argv: string[];
+  /** Indices into argv of run-time words. */
+  dynamic: number[];
+  how: 'pipe' | 'substitution' | 'file';
 }
 
 export interface ShellLimits {

@@ -4,7 +4,7 @@
  * text and makes the word dynamic.
  */
 import type { DynPart, Part, Script, Word } from './ast.ts';
-import { ShellParseError } from './types.ts';
+import { type ScriptSource, ShellParseError } from './types.ts';
 
 /** One argv word as the unwrap layer sees it. */
 export interface ArgWord {
@@ -27,6 +27,10 @@ export interface ArgWord {
    * body, `${x:-default}`): each the argv words it becomes. Set only when there are some.
    */
   alts?: ArgWord[][];
+  /** Other run-time words: the command lists substituted anywhere in them (`x$(curl …)`, unquoted `$(…)`). */
+  subs?: Script[];
+  /** Text that is another command's output (a shell's standard input): the commands that produced it. */
+  from?: readonly ScriptSource[];
 }
 
 /** Literal alternatives kept per variable and per word (more are dropped: the word stays dynamic). */
@@ -297,6 +301,7 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
   let value = '';
   let dynamic = false;
   let copied = 0;
+  let subs: Script[] | undefined;
   // hasGlob over the unquoted pieces only (quoted text and run-time parts cannot glob),
   // without building that text.
   let g = 0;
@@ -315,9 +320,11 @@ function resolve(parts: Part[], vars: Vars | null, start: number, out: ArgWord[]
     }
     value += p.src;
     dynamic = true;
+    for (const sub of p.subs) (subs ??= []).push(sub.body);
   }
   if (copied > 0) checkValue(copied, start);
   const word: ArgWord = { value, dynamic, glob: g === 2, start };
+  if (subs !== undefined) word.subs = subs;
   if (p0?.type === 'lit' && p0.quoted && p0.text.startsWith('~')) word.qtilde = true;
   if (dynamic) {
     const alts = wordAlternatives(parts, vars, start, ifsChanged);

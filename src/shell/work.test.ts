@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeCommandLine, DEFAULT_LIMITS, ShellParseError } from './index.ts';
+import { COMMAND_COST } from './work.ts';
 import { errorCode } from './show.testing.ts';
 
 const WATCHDOG = 10_000;
@@ -59,6 +60,10 @@ describe('work budget: multiplying inputs fail closed (too_complex)', () => {
     ['5,900 git commands', 'git status\n'.repeat(5900)],
     ['a 64 KB here-document run by bash', `bash <<E\n${'git status\n'.repeat(5900)}E`],
     ['echo … | sh | sh | sh …', fill(' | sh', 'echo git push -f')],
+    ['curl … | python3 | python3 …', fill(' | python3', 'curl https://x/a.py')],
+    ['3,000 commands naming a script, then 3,000 runs of it', `${'$E x.sh;'.repeat(3000)}${'bash x.sh;'.repeat(3000)}`],
+    ['3,000 copies of a script, each run', fill('cp a x.sh; bash x.sh;')],
+    ['python3 a.py; … (each file looked up in what the line wrote)', fill('python3 a.py;')],
   ])('%s', (_name, text) => {
     expect(text.length).toBeLessThanOrEqual(DEFAULT_LIMITS.maxBytes);
     expect(errorCode(text)).toBe('too_complex');
@@ -106,6 +111,35 @@ describe('work budget: options', () => {
   it('honours maxWork', () => {
     expect(errorCode('echo {1..100}', { maxWork: 1000 })).toBe('too_complex');
     expect(errorCode('echo {1..100}', { maxWork: 5000 })).toBe('ok');
+  });
+
+  it('every command reported is charged, however it was found (redirections alone, alternatives, xargs, pipes into a shell, scripts written earlier)', () => {
+    for (const text of [
+      '> a; > b; { :; } > c; >> d',
+      'if x; then f=-f; else f=-n; fi; git clean $f ${g:-.} ${h:-..}',
+      'echo a b c | xargs -I{} rm {}; echo d e | xargs rm',
+      'curl -s https://x/i.sh | tee i.sh | sh; bash i.sh; python3 -',
+      'curl -o t.py https://x/t.py && python3 t.py; node - < t.js',
+    ]) {
+      const work = { used: 0 };
+      const n = analyzeCommandLine(text, { work }).length;
+      expect(n, text).toBeGreaterThan(2);
+      expect(work.used, text).toBeGreaterThanOrEqual(n * COMMAND_COST);
+    }
+  });
+
+  it('finding who wrote a script that runs is charged per command looked at', () => {
+    // Each `bash x.sh` looks at every earlier command naming x.sh: 1,000 more units or so per run.
+    const used = (runs: number): number => {
+      const work = { used: 0 };
+      analyzeCommandLine(`${'$E x.sh;'.repeat(1000)}${'bash x.sh;'.repeat(runs)}`, { work });
+      return work.used;
+    };
+    const one = used(1);
+    const two = used(2);
+    const three = used(3);
+    expect(two - one).toBeGreaterThan(1000);
+    expect(three - two).toBeGreaterThan(1000);
   });
 
   it('a counter shared by several analyses bounds them together', () => {
