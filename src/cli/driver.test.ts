@@ -286,7 +286,7 @@ describe('runDriver', () => {
       err: () => undefined,
     };
     // Not typical: the payload was refused before any policy was read.
-    expect(await runDriver([], io)).toEqual({ exitCode: 0, typical: false, abandoned: false });
+    expect(await runDriver([], io)).toEqual({ exitCode: 0, typical: false, blocked: false, abandoned: false });
     expect(writes).toHaveLength(1);
     expect(JSON.parse(writes[0] ?? '')).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });

@@ -404,6 +404,8 @@ export interface DriverRun {
    * Events without a command (a file read, a tool result) would leave the shell analyser out.
    */
   typical: boolean;
+  /** The typical hook blocked (deny or ask): it also ran what a block needs (messages, allow-once, the audit record). */
+  blocked: boolean;
   /** Work was left pending at the deadline: exit now rather than wait for it. */
   abandoned: boolean;
 }
@@ -414,5 +416,6 @@ export async function runDriver(argv: string[], io: CliIO): Promise<DriverRun> {
   const text = replyText(reply);
   if (text !== '') io.out(text);
   const typical = loaded?.cached === true && output.error === undefined && input?.shell !== undefined;
-  return { exitCode: reply.exitCode, typical, abandoned: abandoned === true };
+  const blocked = typical && (output.decision === 'deny' || output.decision === 'ask');
+  return { exitCode: reply.exitCode, typical, blocked, abandoned: abandoned === true };
 }

@@ -74,6 +74,23 @@ describe('the loader and its V8 code cache', () => {
     expect(fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.v8cache'))).toEqual([path.basename(cache)]);
   });
 
+  it('a cache made after an allow is replaced once by one made after a block, which then stays', () => {
+    fs.rmSync(cache, { force: true });
+    const allow = JSON.stringify({ hook_event_name: 'beforeShellExecution', command: 'ls -la', cwd: root });
+    expect(run(['--driver', 'cursor'], allow).status).toBe(0);
+    const afterAllow = fs.readFileSync(cache);
+    expect(afterAllow[0]).toBe(0x61); // 'a'
+    expect(run(['--driver', 'cursor'], allow).status).toBe(0);
+    expect(fs.readFileSync(cache).equals(afterAllow)).toBe(true); // another allow changes nothing
+    expect(JSON.parse(run(['--driver', 'cursor'], event).stdout)).toMatchObject({ permission: 'deny' });
+    const afterBlock = fs.readFileSync(cache);
+    expect(afterBlock[0]).toBe(0x62); // 'b'
+    expect(afterBlock.length).toBeGreaterThan(afterAllow.length); // it holds what the deny ran too
+    expect(run(['--driver', 'cursor'], allow).status).toBe(0);
+    expect(JSON.parse(run(['--driver', 'cursor'], event).stdout)).toMatchObject({ permission: 'deny' });
+    expect(fs.readFileSync(cache).equals(afterBlock)).toBe(true);
+  });
+
   it('a corrupt cache is rejected and rewritten; the answer is the same', () => {
     fs.writeFileSync(cache, Buffer.from('not a V8 code cache'));
     const r = run(['--driver', 'cursor'], event);

@@ -11,7 +11,8 @@
  * of the bundle for what a length check cannot see. The cache is written only by a
  * typical hook run (one that decided a shell command with the compiled-pack cache warm: so it
  * holds the functions shell-command hooks use, not the pack compiler of the first hook after an install, which made later
- * hooks measurably slower), only when missing or rejected, atomically (temp file + rename), and
+ * hooks measurably slower), only when missing or rejected, or made after an allow when this hook
+ * blocked (see `ALLOW`), atomically (temp file + rename), and
  * a failure to write it is ignored. It lives beside the bundle: whoever
  * can write it can already replace the bundle itself.
  *
@@ -24,9 +25,21 @@ import { writeFileAtomic } from '../files/atomic.ts';
 
 interface MainModule {
   start(): void;
-  /** Asked at exit: was this run one worth caching (a shell-command hook, packs cache warm)? */
-  codeCacheWanted(): boolean;
+  /**
+   * Asked at exit: was this run one worth caching (a shell-command hook, packs cache warm), and
+   * did it block (then it also ran the code a deny needs)?
+   */
+  codeCacheWanted(): 'none' | 'allow' | 'block';
 }
+
+/**
+ * The cache file is one byte saying which kind of hook made it, then V8's data. A cache made
+ * after an allow lacks what a deny runs (its messages, allow-once, the audit record), which a
+ * later deny then compiles: 3–7 ms more per deny, measured. So a blocking hook replaces such a
+ * cache once with one that holds both (docs/performance.md).
+ */
+const ALLOW = 0x61; // 'a'
+const BLOCK = 0x62; // 'b'
 
 const dir = __dirname;
 const bundle = path.join(dir, 'main.cjs');
@@ -42,17 +55,24 @@ function isHookRun(args: string[]): boolean {
   return first === undefined || first === '--driver' || first.startsWith('--driver=');
 }
 
-function readCache(): Buffer | undefined {
+function readCache(): { kind: number; data: Buffer } | undefined {
+  let bytes: Buffer;
   try {
-    return fs.readFileSync(cacheFile);
+    bytes = fs.readFileSync(cacheFile);
   } catch {
     return undefined;
   }
+  const kind = bytes[0];
+  return kind === ALLOW || kind === BLOCK ? { kind, data: bytes.subarray(1) } : undefined;
 }
 
-function writeCache(script: vm.Script): void {
+function writeCache(script: vm.Script, kind: number): void {
   try {
-    writeFileAtomic(cacheFile, script.createCachedData(), { mode: 0o644 });
+    const data = script.createCachedData();
+    const bytes = Buffer.allocUnsafe(data.length + 1);
+    bytes[0] = kind;
+    data.copy(bytes, 1);
+    writeFileAtomic(cacheFile, bytes, { mode: 0o644 });
   } catch {
     /* no cache this time: the next run compiles again */
   }
@@ -61,7 +81,8 @@ function writeCache(script: vm.Script): void {
 function load(): MainModule {
   // 'utf8' on purpose: Node reads and decodes it in one native call ('latin1' measured slower).
   const source = fs.readFileSync(bundle, 'utf8');
-  const cachedData = readCache();
+  const cached = readCache();
+  const cachedData = cached?.data;
   // The bundle is built already wrapped in Node's CommonJS function wrapper (scripts/build.mjs):
   // wrapping it here would copy 128 KB of source into a second string on every start.
   const script = new vm.Script(source, cachedData ? { filename: bundle, cachedData } : { filename: bundle });
@@ -69,10 +90,13 @@ function load(): MainModule {
   const run = script.runInThisContext() as (...a: unknown[]) => void;
   run.call(mod.exports, mod.exports, require, mod, bundle, dir);
   const main = mod.exports as unknown as MainModule;
-  if (isHookRun(process.argv.slice(2)) && (cachedData === undefined || script.cachedDataRejected === true)) {
+  const missing = cachedData === undefined || script.cachedDataRejected === true;
+  if (isHookRun(process.argv.slice(2)) && (missing || cached?.kind === ALLOW)) {
     // After the run, so the cache also holds the functions this hook compiled lazily.
     process.once('exit', () => {
-      if (main.codeCacheWanted()) writeCache(script);
+      const wanted = main.codeCacheWanted();
+      if (wanted === 'block') writeCache(script, BLOCK);
+      else if (wanted === 'allow' && missing) writeCache(script, ALLOW);
     });
   }
   return main;

@@ -56,15 +56,19 @@ let abandonedHook = false;
 /** Set by a hook run (see start()). */
 let hookRun = false;
 
-/** Set by a typical hook run: a shell command decided with the packs cache warm (`codeCacheWanted`). */
-let typicalHook = false;
+/** What kind of typical hook this run was (`codeCacheWanted`): none, one that allowed, one that blocked. */
+let typicalHook: CodeCacheKind = 'none';
+
+/** Which code a V8 code cache made after this run would hold (src/cli/loader.ts). */
+export type CodeCacheKind = 'none' | 'allow' | 'block';
 
 /**
  * Whether the loader should keep a V8 code cache of this run (src/cli/loader.ts): only after a
  * typical hook, so the cache holds what shell-command hooks run, and not, say, the pack compiler
- * that only the first hook after an install needs.
+ * that only the first hook after an install needs. `block`: the hook also ran what a deny or an
+ * ask needs; the loader replaces a cache made after an allow with such a one, once.
  */
-export function codeCacheWanted(): boolean {
+export function codeCacheWanted(): CodeCacheKind {
   return typicalHook;
 }
 
@@ -74,7 +78,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     hookRun = true;
     const { runDriver } = await import('./driver.ts');
     const run = await runDriver(argv, io);
-    typicalHook = run.typical;
+    typicalHook = run.blocked ? 'block' : run.typical ? 'allow' : 'none';
     abandonedHook = run.abandoned;
     return run.exitCode;
   }
