@@ -316,7 +316,7 @@ function segmentConditions(m: SegmentMatcher, f: CommandFacts): ConditionTrace[]
     const p = m.paths;
     const expected = Object.entries(p).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : String(v)}`);
     const saw = f.paths.map((x) => `${x.access}${x.recursive ? ' (recursive)' : ''} ${x.path ?? x.written} [${x.pseudo ? 'not a file' : x.scope}${x.holdsProject ? ', holds a project' : ''}]`);
-    out.push({ condition: 'paths', expected, held: f.paths.some((x) => pathMatches(p, x, f.home)), saw });
+    out.push({ condition: 'paths', expected, held: f.paths.some((x) => pathMatches(p, x, f.home, f.locations)), saw });
   }
   return out;
 }

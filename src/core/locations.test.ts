@@ -108,3 +108,15 @@ describe('words_contain, dynamic_words and not', () => {
     expect(decide(seg, 'cat x >> ~/.bashrc')).toBe('deny');
   });
 });
+
+describe('{path} in messages of a rule that matched by location', () => {
+  it.each<[string, string]>([
+    ['echo x > ~/.h/settings.json', '/home/dev/.h/settings.json'],
+    ['rm -rf ~/.config/b', '/home/dev/.config/b'],
+  ])('%s names %s', (command, path) => {
+    const p = policy([{ paths: { access: ['write', 'delete'], location: ['settings', 'conf'] } }]);
+    p.rules[0] = { ...p.rules[0]!, user_message: 'changes {path} ({rule})' };
+    const input: PolicyInput = { policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command }, context: CTX };
+    expect(evaluate(input, p).user_message).toBe(`changes ${path} (t/r)`);
+  });
+});

@@ -80,7 +80,7 @@ function matchedPath(facts: CommandFacts, rule: CompiledRule): string {
   if (rule.shell_segments === null) return '';
   for (const m of rule.shell_segments) {
     if (m.paths === undefined) continue;
-    const p = facts.paths.find((x) => pathMatches(m.paths!, x, facts.home));
+    const p = facts.paths.find((x) => pathMatches(m.paths!, x, facts.home, facts.locations));
     if (p !== undefined) return p.path ?? p.written;
   }
   return '';
