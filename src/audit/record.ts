@@ -59,6 +59,12 @@ export interface AuditRecord {
   session?: string;
   /** An allow-once entry was granted, used or revoked (docs/allow-once.md). */
   allow_once?: { action: 'grant' | 'use' | 'revoke'; ids: string[]; was?: Decision };
+  /**
+   * The person granted or revoked trust in the project rules of `project` (`buckler trust`,
+   * docs/project-rules.md): the digest of the rule files trusted (or whose trust was revoked)
+   * and their names. Not a decision: `decision` is `allow`, `command` null.
+   */
+  trust?: TrustChange;
   /** Why the input could not be analysed (the fail-closed answers). */
   error?: string;
   redacted?: { field: string; kinds: RedactionKind[]; count: number }[];
@@ -81,6 +87,15 @@ export interface AuditEvent {
    * them (the hook lists paths only when it records): taken instead of those in `output`.
    */
   paths?: readonly CommandPath[];
+  trust?: TrustChange;
+}
+
+export interface TrustChange {
+  action: 'grant' | 'revoke';
+  /** `sha256:…` of the rule files (project-load.ts `projectDigest`). */
+  digest: string;
+  /** The rule files' names (at most 32, each at most 256 bytes). */
+  files: string[];
 }
 
 /**
@@ -191,6 +206,10 @@ export function buildAuditRecord(event: AuditEvent, now: Date): AuditRecord {
   const session = cap('session', input?.session?.conversation_id, MAX_FIELD_BYTES);
   if (session !== null) record.session = session;
   if (event.allowOnce !== undefined) record.allow_once = event.allowOnce;
+  if (event.trust !== undefined) {
+    const t = event.trust;
+    record.trust = { action: t.action, digest: truncateUtf8(t.digest, MAX_FIELD_BYTES), files: t.files.slice(0, 32).map((f) => truncateUtf8(f, MAX_FIELD_BYTES)) };
+  }
   const error = cap('error', output.error?.code, MAX_FIELD_BYTES);
   if (error !== null) record.error = error;
   if (redacted.length) record.redacted = redacted;

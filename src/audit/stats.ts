@@ -29,6 +29,7 @@ export function auditStats(records: readonly AuditRecord[], top = 10): AuditStat
   const blocked: Record<string, number> = {};
   for (const r of records) {
     if (r.allow_once !== undefined && r.allow_once.action !== 'use') continue; // grants and revocations are not decisions
+    if (r.trust !== undefined) continue; // nor is granting or revoking trust
     stats.records++;
     bump(stats.by_decision, r.decision);
     bump(stats.by_rule, r.rule ?? '(no rule)');

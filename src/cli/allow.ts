@@ -9,28 +9,12 @@
  * from an agent's shell. Exit codes: 0 done, 1 the store could not be read or written, 2 usage.
  */
 import path from 'node:path';
-import { recordDecision } from './audit.ts';
 import { addEntry, DEFAULT_TTL_MS, DEFAULT_USES, live, MAX_TTL_MS, MAX_USES, readStore, revokeEntries, shellWord, storeFile, type AllowEntry } from './allow-once.ts';
+import { auditPersonAction as audit } from './audit-person.ts';
 import type { CliIO } from './io.ts';
 import { processPathContext, processPaths, processUid } from './process-paths.ts';
 import { projectRoot } from './project.ts';
-import fs from 'node:fs';
 import { allowOutput } from '../core/contract.ts';
-import { parseConfig } from '../packs/config.ts';
-import type { AuditEvent } from '../audit/record.ts';
-
-/** Grants and revocations are recorded unless config.toml says audit_log = false. */
-function audit(io: CliIO, event: AuditEvent): void {
-  const file = processPaths(io.env).configFile;
-  let text: string | null = null;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    /* no config: the default records them */
-  }
-  if (text !== null && parseConfig(text, file).config.audit_log === false) return;
-  recordDecision(io, event);
-}
 
 export const ALLOW_HELP = `Usage: buckler allow [--project DIR] [--uses N] [--for DURATION] [--] WORD…
        buckler allow --list [--json]

@@ -27,6 +27,7 @@ import { planJson, renderPlan, renderStatus, statusJson } from '../installers/re
 import { commandStatus, readStatus, type ConfigStatus } from '../installers/status.ts';
 import type { CliIO } from './io.ts';
 import { processPathContext, processPaths, processUid } from './process-paths.ts';
+import { projectOf } from './project.ts';
 
 const ACTIONS = ['merge', 'strip', 'status'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -211,13 +212,25 @@ function runEdit(opts: Options, list: Target[], ctx: PathContext, io: CliIO): nu
   return code;
 }
 
-/** Rules the hooks leave out (errors at load): they guard nothing, so status names them. */
-async function droppedRules(io: CliIO): Promise<string[]> {
+/**
+ * Rules the hooks leave out (errors at load): they guard nothing, so status names them. The
+ * project's own rules (.buckler/rules.d of the project of `dir`, docs/project-rules.md) load as
+ * a hook there loads them, so a refused or malformed project file is named too.
+ */
+async function droppedRules(io: CliIO, dir: string): Promise<{ dropped: string[]; project: string | null }> {
+  const root = projectOf(dir, io.env);
+  let project: string | undefined;
+  try {
+    project = root !== undefined && fs.lstatSync(path.join(root, '.buckler'), { throwIfNoEntry: false }) !== undefined ? root : undefined;
+  } catch {
+    project = root; // cannot be inspected: load it, and the loader says why it is refused
+  }
   try {
     const { loadRuntimePolicy } = await import('../packs/runtime.ts');
-    return (await loadRuntimePolicy(processPaths(io.env), { uid: processUid(), cache: false, examples: false })).dropped ?? [];
+    const loaded = await loadRuntimePolicy(processPaths(io.env), { uid: processUid(), cache: false, examples: false, ...(project !== undefined ? { project } : {}) });
+    return { dropped: loaded.dropped ?? [], project: project ?? null };
   } catch {
-    return [];
+    return { dropped: [], project: project ?? null };
   }
 }
 
@@ -245,10 +258,11 @@ async function runStatus(opts: Options, list: Target[], ctx: PathContext, io: Cl
       results.push({ harness: t.installer.name, scope: opts.scope, file: t.file, error: report(io, e, t.file) });
     }
   }
-  const dropped = await droppedRules(io);
-  if (opts.json) io.out(`${JSON.stringify({ action: 'status', ok, results, rules_not_loaded: dropped }, null, 2)}\n`);
+  const { dropped, project } = await droppedRules(io, opts.project);
+  if (opts.json) io.out(`${JSON.stringify({ action: 'status', ok, results, rules_not_loaded: dropped, rules_project: project }, null, 2)}\n`);
   else if (dropped.length > 0) {
-    io.out(`rules not loaded (the hooks leave them out; they guard nothing; run 'buckler validate'):\n${dropped.map((d) => `  ${d}\n`).join('')}`);
+    const where = project !== null ? `; with the project rules of ${project}` : '';
+    io.out(`rules not loaded (the hooks leave them out; they guard nothing; run 'buckler validate'${where}):\n${dropped.map((d) => `  ${d}\n`).join('')}`);
   }
   return ok ? 0 : 1;
 }

@@ -94,7 +94,9 @@ export function printable(text: string): string {
 export function formatRecord(r: AuditRecord, colour: boolean): string {
   const paint = (code: string, s: string): string => (colour ? `\u001b[${code}m${s}\u001b[0m` : s);
   const time = r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-  const what = r.command ?? (r.tool !== null ? `[tool ${r.tool}]` : '');
+  // A record's optional fields are not checked when read: use trust only in its documented shape.
+  const trust = typeof r.trust === 'object' && r.trust !== null && typeof r.trust.digest === 'string' && Array.isArray(r.trust.files) ? r.trust : undefined;
+  const what = trust !== undefined ? `${r.project ?? '-'} (${trust.files.map(String).join(', ')})` : (r.command ?? (r.tool !== null ? `[tool ${r.tool}]` : ''));
   const parts = [
     paint('2', time),
     paint(COLOURS[r.decision] ?? '0', r.decision.padEnd(5)),
@@ -103,6 +105,7 @@ export function formatRecord(r: AuditRecord, colour: boolean): string {
   ];
   if (r.bypass) parts.push(paint('35', '(bypass)'));
   if (r.allow_once !== undefined) parts.push(paint('35', `(allow-once ${r.allow_once.action}${r.allow_once.was !== undefined ? ` of a ${r.allow_once.was}` : ''})`));
+  if (trust !== undefined) parts.push(paint('35', printable(`(trust ${String(trust.action)} ${trust.digest.slice(0, 19)})`)));
   if (r.error !== undefined) parts.push(paint('31', `(error: ${printable(r.error)})`));
   parts.push(printable(what) + (r.truncated?.some((t) => t.field === 'command') ? '…' : ''));
   return `${parts.join('  ')}\n`;

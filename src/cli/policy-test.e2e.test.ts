@@ -95,7 +95,7 @@ describe('buckler test (built bundle)', () => {
     ['cases: [{ command: ls }]\n', /^buckler test: bad\.yaml: line 1: "decision" is required: one of allow, deny, ask, nudge\n$/],
     ['cases:\n  - command: ls\n    decision: allow\n    colour: red\n', /^buckler test: bad\.yaml: line 4: unknown case field "colour"/],
     ['cases:\n  - command: ls\n    event: {}\n    decision: allow\n', /^buckler test: bad\.yaml: line 2: a case has a "command" or an "event"/],
-    ['cases:\n  - command: ls\n    cwd: relative\n    decision: allow\n', /^buckler test: bad\.yaml: line 3: "cwd" must be an absolute path\n$/],
+    ['cases:\n  - command: ls\n    home: relative\n    decision: allow\n', /^buckler test: bad\.yaml: line 3: "home" must be an absolute path\n$/],
     ['rules: []\n', /^buckler test: bad\.yaml: a case file is a mapping with a "cases" list\n$/],
     ['cases: [\n', /^buckler test: bad\.yaml:\d+: /],
   ])('a wrong file: one line, exit 2 (%j)', (text, message) => {

@@ -14,12 +14,16 @@ import { evaluate } from '../core/evaluate.ts';
 import { TIERS, type CompiledPolicy, type Tier } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { lineFor, type LineMap } from '../packs/problems.ts';
+import { projectRulesDir } from '../packs/project-rules.ts';
 import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
+import { gitTopLevel } from './action-context.ts';
+import { projectOf, rulesProject } from './project.ts';
 
-export const TEST_HELP = `Usage: buckler test [--packs-dir DIR] [--rules-dir DIR] [--config FILE] FILE…
+export const TEST_HELP = `Usage: buckler test [--packs-dir DIR] [--rules-dir DIR] [--config FILE]
+                    [--project DIR] [--trust-project] FILE…
 
 Runs policy test cases: each case is a command line (or a harness event) and the decision,
 and optionally the rule, it must get, decided as a hook decides it. For CI on a policy kept in
@@ -39,6 +43,13 @@ Options:
       --packs-dir DIR   builtin packs (default: the packs shipped with Buckler)
       --rules-dir DIR   your packs (default: rules.d in the config directory)
       --config FILE     config file (default: config.toml in the config directory)
+      --project DIR     cases that do not say where they stand stand in DIR, and its
+                        .buckler/rules.d loads (default: the current directory's project
+                        when it has .buckler/rules.d; else /home/dev/project)
+      --trust-project   take project rules as trusted for this run (a repository's CI
+                        testing its own rules); without it they are untrusted, as on a
+                        fresh clone: they can only tighten. The trust store is neither
+                        read nor written.
   -h, --help            show this help
 
 Exit codes: 0 every case passed, 1 a case failed, 2 a file or an argument is wrong.
@@ -58,6 +69,15 @@ interface Case {
   decision: Decision;
   /** undefined: any rule; null: no rule may decide. */
   rule: string | null | undefined;
+  /** The project whose `.buckler/rules.d` loads for the case, found as a hook finds it. */
+  project: string | undefined;
+}
+
+/** Where cases stand when they do not say: the fixed project, or a real one (`--project`). */
+interface Standing {
+  project: string;
+  /** A real project directory: cases standing in it by default load its rules. */
+  real: boolean;
 }
 
 class CaseError extends Error {}
@@ -69,7 +89,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCommandArgs(
     'test',
     args,
-    { 'packs-dir': { type: 'string' }, 'rules-dir': { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    {
+      'packs-dir': { type: 'string' },
+      'rules-dir': { type: 'string' },
+      config: { type: 'string' },
+      project: { type: 'string' },
+      'trust-project': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
     io,
     true,
   );
@@ -83,6 +110,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`buckler test: give one or more case files, e.g. buckler test policy-tests.yaml (see 'buckler test --help')\n`);
     return 2;
   }
+  const given = values.project as string | undefined;
+  if (given === '') {
+    io.err(`buckler test: --project needs a directory (see 'buckler test --help')\n`);
+    return 2;
+  }
+  const standing = defaultStanding(given === undefined ? undefined : path.resolve(io.cwd, given), io);
   const { parseYaml, YamlSyntaxError } = await import('../packs/yaml.ts');
   const files: Array<{ file: string; cases: Case[] }> = [];
   for (const f of positionals) {
@@ -90,7 +123,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     try {
       const text = fs.readFileSync(file, 'utf8');
       const { doc, lines } = parseYaml(text, file);
-      files.push({ file: f, cases: readCases(doc, lines) });
+      files.push({ file: f, cases: readCases(doc, lines, path.dirname(file), standing) });
     } catch (e) {
       const where = e instanceof YamlSyntaxError && e.line !== undefined ? `${f}:${e.line}` : f;
       if (e instanceof CaseError || e instanceof YamlSyntaxError) io.err(`buckler test: ${where}: ${e.message}\n`);
@@ -100,19 +133,32 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
 
   const opts: RuntimeOptions = { examples: false, uid: processUid() };
+  const trust = values['trust-project'] === true ? 'trusted' : 'untrusted';
   for (const [key, name] of [['packsDir', 'packs-dir'], ['rulesDir', 'rules-dir'], ['configFile', 'config']] as const) {
     const v = values[name] as string | undefined;
     if (v !== undefined) opts[key] = path.resolve(io.cwd, v);
   }
   const policies = new Map<string, CompiledPolicy>();
-  let warned = false;
-  const policyFor = async (tier: Tier | null): Promise<CompiledPolicy> => {
-    const key = tier ?? 'config';
+  const warned = new Set<string>();
+  const described = new Set<string>();
+  const policyFor = async (tier: Tier | null, project: string | undefined): Promise<CompiledPolicy> => {
+    const key = `${tier ?? 'config'}\0${project ?? ''}`;
     let p = policies.get(key);
     if (!p) {
-      const report = await loadPolicyReport(processPaths(io.env), tier ? { ...opts, tier } : opts);
-      if (!warned) for (const w of report.warnings) io.err(`buckler: ${w}\n`);
-      warned = true;
+      // A case's project: its rules as a hook there loads them, with the trust fixed for this
+      // run (untrusted unless --trust-project), never read from nor written to the trust store.
+      const report = await loadPolicyReport(processPaths(io.env), { ...opts, ...(tier ? { tier } : {}), ...(project !== undefined ? { project, projectTrust: trust } : {}) });
+      for (const w of report.warnings) {
+        if (!warned.has(w)) io.err(`buckler: ${w}\n`);
+        warned.add(w);
+      }
+      const state = report.sources.find((s) => s.source === 'project')?.project;
+      if (state !== undefined && !described.has(state.root)) {
+        described.add(state.root);
+        io.out(
+          `project rules: ${projectRulesDir(state.root)}: ${state.trusted ? 'taken as trusted for this run (--trust-project): they count like your own rules' : "untrusted, as on a fresh clone: deny/ask/nudge rules can only tighten, allow rules and programs: are ignored (--trust-project tests them as trusted)"}\n`,
+        );
+      }
       policies.set(key, (p = report.policy));
     }
     return p;
@@ -123,7 +169,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   for (const { file, cases } of files) {
     for (const c of cases) {
       total++;
-      const out = evaluate(c.input, await policyFor(c.tier));
+      const out = evaluate(c.input, await policyFor(c.tier, c.project));
       const ok = out.decision === c.decision && (c.rule === undefined || out.rule === c.rule);
       const where = `${file}${c.line !== undefined ? `:${c.line}` : ''}`;
       if (ok) {
@@ -134,7 +180,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const want = `${c.decision}${c.rule === undefined ? '' : `  ${c.rule ?? '(no rule)'}`}`;
       const got = `${out.decision}${c.rule === undefined ? '' : `  ${out.rule ?? '(no rule)'}`}`;
       const lines = [`FAIL  ${where}  ${c.name}`, `  - expected  ${want}`, `  + got       ${got}`];
-      if (c.input.shell) lines.push(`  why: buckler explain${c.tier ? ` --tier ${c.tier}` : ''} ${shellArg(c.input.shell.command)}`);
+      if (c.input.shell) {
+        const where = c.project !== undefined ? ` --project ${shellArg(c.project)} --cwd ${shellArg(c.input.shell.cwd ?? c.project)}` : '';
+        lines.push(`  why: buckler explain${c.tier ? ` --tier ${c.tier}` : ''}${where} ${shellArg(c.input.shell.command)}`);
+      }
       io.out(`${lines.join('\n')}\n`);
     }
   }
@@ -144,7 +193,38 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
 const shellArg = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
-function readCases(doc: unknown, lines: LineMap | undefined): Case[] {
+/**
+ * Where cases stand by default: `--project DIR`; else the current directory's project when it
+ * has project rules (a repository testing its own rules); else the fixed, machine-independent
+ * CASE_PROJECT.
+ */
+function defaultStanding(given: string | undefined, io: CliIO): Standing {
+  if (given !== undefined) return { project: given, real: true };
+  const here = projectOf(io.cwd, io.env);
+  if (here !== undefined && hasRulesDir(here)) return { project: here, real: true };
+  return { project: CASE_PROJECT, real: false };
+}
+
+function within(dir: string, root: string): boolean {
+  const r = path.relative(root, dir);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
+function hookProject(cwd: string, home: string): string {
+  const top = gitTopLevel(cwd);
+  return top !== null && !within(home, top) ? top : cwd;
+}
+
+/** `.buckler` or its rules.d is there (a link in its place too: the loader refuses it, loudly). */
+function hasRulesDir(root: string): boolean {
+  try {
+    return fs.lstatSync(path.join(root, '.buckler'), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
+function readCases(doc: unknown, lines: LineMap | undefined, base: string, standing: Standing): Case[] {
   const fail = (p: (string | number)[], message: string): never => {
     const line = lineFor(lines, p);
     throw new CaseError(line !== undefined && p.length > 0 ? `line ${line}: ${message}` : message);
@@ -195,16 +275,36 @@ function readCases(doc: unknown, lines: LineMap | undefined): Case[] {
       if (!isObject(env) || !Object.values(env).every((v) => typeof v === 'string')) return fail(at('env'), '"env" must map variable names to strings');
       input.env = { ...(env as Record<string, string>) };
     }
-    // Where the case stands: what it says, else a fixed home and project (never this machine's).
+    // Where the case stands: what it says (a relative cwd or project is relative to the case
+    // file's directory), else a fixed home and project (never this machine's), or the project
+    // of --project or of the current directory when that has project rules.
+    const rel = (k: string): string | undefined => {
+      const v = str(k);
+      return v === undefined || path.isAbsolute(v) ? v : path.resolve(base, v);
+    };
     const home = str('home') ?? input.context?.home ?? CASE_HOME;
-    const project = str('project') ?? input.context?.project_roots?.[0] ?? (raw['home'] !== undefined ? `${home}/project` : CASE_PROJECT);
-    const cwd = str('cwd') ?? input.shell?.cwd ?? input.context?.cwd ?? project;
-    for (const [k, v] of [['home', home], ['project', project], ['cwd', cwd]] as const) {
-      if (!v.startsWith('/')) fail(at(k), `"${k}" must be an absolute path`);
+    if (!home.startsWith('/')) fail(at('home'), '"home" must be an absolute path');
+    const said = raw['project'] !== undefined || raw['cwd'] !== undefined || raw['home'] !== undefined || input.shell?.cwd !== undefined || input.context?.cwd !== undefined;
+    const fallback = !said && standing.real ? standing.project : raw['home'] !== undefined ? `${home}/project` : CASE_PROJECT;
+    const givenCwd = rel('cwd');
+    // A cwd outside the default project, with no project: the project a hook would find there
+    // (the git top-level above it, not at or above home; else the cwd itself).
+    const someCwd = givenCwd ?? input.shell?.cwd ?? input.context?.cwd;
+    const workspace = someCwd === undefined ? undefined : (input.session?.workspace_roots ?? []).find((r) => path.isAbsolute(r) && within(someCwd, r));
+    const fromCwd = someCwd !== undefined && path.isAbsolute(someCwd) && !within(someCwd, fallback) ? (workspace ?? hookProject(someCwd, home)) : undefined;
+    const project = rel('project') ?? input.context?.project_roots?.[0] ?? fromCwd ?? fallback;
+    const cwd = someCwd ?? project;
+    for (const [k, v] of [['project', project], ['cwd', cwd]] as const) {
+      if (!v.startsWith('/')) fail(at(k), `"${k}" must be an absolute path or relative to the case file`);
     }
     input.context = { ...input.context, cwd, home, project_roots: [project] };
     if (input.shell) input.shell = { ...input.shell, cwd };
+    // The project whose .buckler/rules.d loads: as a hook finds it from this context; none for
+    // the fixed default place (it stands for no machine's directory). A project without a rules
+    // directory shares the policy of every other.
+    const found = !said && !standing.real ? undefined : rulesProject(input.context);
+    const rulesAt = found !== undefined && hasRulesDir(found) ? found : undefined;
     const label = str('name') ?? (command !== undefined ? displayCommand([command]).replace(/^'|'$/g, '') : `${str('driver')} event`);
-    return { name: label, line: lineFor(lines, at()), input, tier: (tier as Tier | undefined) ?? null, decision: decision as Decision, rule };
+    return { name: label, line: lineFor(lines, at()), input, tier: (tier as Tier | undefined) ?? null, decision: decision as Decision, rule, project: rulesAt };
   });
 }

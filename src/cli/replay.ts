@@ -2,21 +2,24 @@
  * `buckler replay [--config DIR] [--tier T] [filters] [--json] [--file PATH]`: re-decides the
  * shell commands in the audit log under another policy (another config directory, another
  * tier, or today's packs) and prints the ones whose decision would change. Commands are
- * replayed as recorded: redacted, cut at 4 KB, with their working directory; scripts and git
- * aliases are read as they are now. Exit codes: 0 shown, 1 the log or policy could not be
- * read, 2 usage.
+ * replayed as recorded: redacted, cut at 4 KB, with their working directory; scripts, git
+ * aliases and each record's project rules (.buckler/rules.d, trusted or not as the trust store
+ * says now) are read as they are now, as a hook there would load them. Exit codes: 0 shown,
+ * 1 the log or policy could not be read, 2 usage.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { DECISIONS, isPreTrigger, TRIGGERS, type Decision, type PolicyInput, type Trigger } from '../core/contract.ts';
 import { evaluate } from '../core/evaluate.ts';
 import { filterRecords, parseAuditLog } from '../audit/read.ts';
 import type { AuditRecord } from '../audit/record.ts';
-import { loadRuntimePolicy } from '../packs/runtime.ts';
+import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import { checkTier } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
 import type { CliIO } from './io.ts';
 import { parseArgs, printable, projectFilter, readLog } from './log.ts';
 import { processPaths, processUid } from './process-paths.ts';
+import { projectOf, rulesProject } from './project.ts';
 import { scriptReader } from './script-reader.ts';
 
 const USAGE = `Usage: buckler replay [--config DIR] [--tier T] [--since D] [--decision D[,D…]] [--rule R]
@@ -24,8 +27,10 @@ const USAGE = `Usage: buckler replay [--config DIR] [--tier T] [--since D] [--de
 
 Re-decides the shell commands in the audit log under another policy and prints each whose
 decision would change (old → new). The policy: config.toml and rules.d/ from DIR (default:
-yours), at tier T (default: that config's). Commands replay as recorded (redacted, cut at
-4 KB); records of the operator bypass are skipped (the decision it replaced is not recorded).
+yours), at tier T (default: that config's), with each record's project rules
+(.buckler/rules.d of its project, trusted or not as now) loaded as a hook there would load them
+now. Commands replay as recorded (redacted, cut at 4 KB); records of the operator bypass are
+skipped (the decision it replaced is not recorded).
 `;
 
 export interface Change {
@@ -74,23 +79,39 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const file = opts.file ?? paths.auditLog;
   const text = readLog(file, opts.file === null, 'replay', io);
   if (text === null) return 1;
-  let loaded;
+  // One policy per project with rules (.buckler/rules.d), as the hook loads it there now; every
+  // record outside such a project shares one.
+  const policies = new Map<string, LoadedPolicy>();
+  const warned = new Set<string>();
+  const policyFor = async (project: string | undefined): Promise<LoadedPolicy> => {
+    const key = project ?? '';
+    let loaded = policies.get(key);
+    if (loaded === undefined) {
+      loaded = await loadRuntimePolicy(paths, {
+        cache: false,
+        uid: processUid(),
+        ...(tier ? { tier } : {}),
+        ...(config !== undefined ? { configFile: path.join(config, 'config.toml'), rulesDir: path.join(config, 'rules.d') } : {}),
+        ...(project !== undefined ? { project } : {}),
+      });
+      for (const w of loaded.warnings) {
+        if (!warned.has(w)) io.err(`buckler: ${w}\n`);
+        warned.add(w);
+      }
+      policies.set(key, loaded);
+    }
+    return loaded;
+  };
   try {
-    loaded = await loadRuntimePolicy(paths, {
-      cache: false,
-      uid: processUid(),
-      ...(tier ? { tier } : {}),
-      ...(config !== undefined ? { configFile: path.join(config, 'config.toml'), rulesDir: path.join(config, 'rules.d') } : {}),
-    });
+    await policyFor(undefined);
   } catch (e) {
     io.err(`buckler replay: the policy cannot be loaded: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
-  for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const changes: Change[] = [];
   let replayed = 0;
   for (const r of filterRecords(parseAuditLog(text).records, opts.filter)) {
-    if (r.command === null || r.bypass || r.error !== undefined) continue;
+    if (r.command === null || r.bypass || r.error !== undefined || r.trust !== undefined) continue;
     if (r.allow_once !== undefined && r.allow_once.action !== 'use') continue;
     if (!(TRIGGERS as readonly string[]).includes(r.trigger ?? '') || !isPreTrigger(r.trigger as Trigger)) continue;
     const cwd = r.cwd ?? io.cwd;
@@ -99,6 +120,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (r.event !== null) input.event = r.event;
     if (r.tool !== null) input.tool = { name: r.tool };
     replayed++;
+    let loaded: LoadedPolicy;
+    try {
+      loaded = await policyFor(recordProject(r, io));
+    } catch (e) {
+      io.err(`buckler replay: the policy cannot be loaded: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    }
     const out = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env) });
     const old = recorded(r);
     if (!(DECISIONS as readonly string[]).includes(old)) continue;
@@ -116,6 +144,24 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`buckler replay: ${replayed} command${replayed === 1 ? '' : 's'} replayed, ${changes.length} would change\n`);
   }
   return 0;
+}
+
+/**
+ * The project whose rules a hook loaded for this record, found as the hook finds it: the
+ * recorded project root holding the recorded cwd (else the cwd's own project), never the home
+ * directory or `/`; undefined when it has no `.buckler` (every such record shares one policy).
+ */
+function recordProject(r: AuditRecord, io: CliIO): string | undefined {
+  if (r.cwd === undefined || !path.isAbsolute(r.cwd)) return undefined;
+  const home = io.env['HOME'];
+  const recorded = r.project !== undefined && path.isAbsolute(r.project) ? rulesProject({ cwd: r.cwd, ...(home !== undefined ? { home } : {}), project_roots: [r.project] }) : undefined;
+  const root = recorded ?? projectOf(r.cwd, io.env);
+  if (root === undefined) return undefined;
+  try {
+    return fs.lstatSync(path.join(root, '.buckler'), { throwIfNoEntry: false }) === undefined ? undefined : root;
+  } catch {
+    return root;
+  }
 }
 
 function usage(io: CliIO, msg: string): number {

@@ -7,7 +7,8 @@
  *   buckler trust --list                     every trusted project, and whether it still matches
  *
  * Trusting records the digest of the rule files in the trust store (`trust.json` in the state
- * directory, 0600, written atomically). Any change to a file (added, removed, edited) makes the
+ * directory, 0600, written atomically); granting and revoking are recorded in the audit log
+ * (`trust` field, docs/audit-log.md) unless `audit_log = false`. Any change to a file (added, removed, edited) makes the
  * rules untrusted again: they can then only tighten. Only a person should run it: agent-tamper
  * denies `buckler trust` from an agent's shell, and writes to the state directory.
  *
@@ -21,6 +22,9 @@ import { formatProblem } from '../packs/problems.ts';
 import { projectDigest, readProjectRules, readTrustStore, type TrustStore } from '../packs/project-load.ts';
 import { projectRulesDir, trustStoreFile } from '../packs/project-rules.ts';
 import { loadPolicyReport, type PolicyReport } from '../packs/runtime.ts';
+import { allowOutput } from '../core/contract.ts';
+import type { TrustChange } from '../audit/record.ts';
+import { auditPersonAction } from './audit-person.ts';
 import { parseCommandArgs } from './evaluate.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
@@ -52,6 +56,11 @@ Options:
 Exit codes: 0 done (--status: trusted), 1 not done (no project rules, rules with errors, the
 trust store could not be written; --status: not trusted), 2 usage.
 `;
+
+/** Granting or revoking trust, in the audit log (after the store was written). */
+function audit(io: CliIO, project: string, trust: TrustChange): void {
+  auditPersonAction(io, { input: null, output: allowOutput(), harness: 'cli', project, trust });
+}
 
 function writeStore(file: string, store: TrustStore): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -137,6 +146,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       io.err(`buckler trust: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
       return 1;
     }
+    audit(io, root, { action: 'revoke', digest: entry.digest, files: entry.files });
     io.out(`${root}: trust revoked; its project rules can only tighten again\n`);
     return 0;
   }
@@ -185,6 +195,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`buckler trust: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
     return 1;
   }
+  audit(io, root, { action: 'grant', digest: state.digest, files });
   io.out(`${root}: trusted ${files.length} project rules file${files.length === 1 ? '' : 's'} (${files.join(', ')}); they now count like your own rules:\n`);
   for (const r of rules) io.out(`  ${r.line.replace('  ignored until trusted', '')}\n`);
   io.out(`A change to any of them makes them untrusted again. 'buckler trust --revoke' undoes this.\n`);

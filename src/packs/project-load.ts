@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CompiledRule } from '../core/policy.ts';
 import type { Problem } from './problems.ts';
-import { MAX_PROJECT_FILE_BYTES, MAX_PROJECT_FILES, projectRulesDir } from './project-rules.ts';
+import { MAX_PROJECT_FILE_BYTES, MAX_PROJECT_FILES, projectRulesDir, type ProjectTrustOverride } from './project-rules.ts';
 import { packId, parsePack, type LoadContext, type SourceReport } from './sources.ts';
 
 /** One entry of `.buckler/rules.d` as read now. */
@@ -196,17 +196,26 @@ export function readTrustStore(file: string): { store: TrustStore; problem?: str
   return { store };
 }
 
-/** The `project` source's `load()` (project-rules.ts `projectSource`). */
-export function loadProject(root: string, trustFile: string, { c, problems, taken }: LoadContext): SourceReport {
+/**
+ * The `project` source's `load()` (project-rules.ts `projectSource`). `assume` (buckler test
+ * only) fixes the trust for this load without reading the trust store.
+ */
+export function loadProject(root: string, trustFile: string, { c, problems, taken }: LoadContext, assume?: ProjectTrustOverride): SourceReport {
   const read = readProjectRules(root);
   const report: SourceReport = { source: 'project', dir: read.dir, files: [], packs: [], refused: [] };
   if (!read.exists) return report;
   const digest = projectDigest(read);
-  const { store, problem } = readTrustStore(trustFile);
-  if (problem !== undefined) problems.push({ severity: 'warning', file: trustFile, message: problem });
-  const recorded = store.projects[root]?.digest;
-  const trusted = recorded === digest;
-  report.project = { root, trusted, digest, changed: recorded !== undefined && !trusted };
+  let trusted: boolean;
+  let changed = false;
+  if (assume !== undefined) trusted = assume === 'trusted';
+  else {
+    const { store, problem } = readTrustStore(trustFile);
+    if (problem !== undefined) problems.push({ severity: 'warning', file: trustFile, message: problem });
+    const recorded = store.projects[root]?.digest;
+    trusted = recorded === digest;
+    changed = recorded !== undefined && !trusted;
+  }
+  report.project = { root, trusted, digest, changed, ...(assume !== undefined ? { assumed: true } : {}) };
   const origin = trusted ? 'project (trusted)' : 'project (untrusted)';
   const refuse = (file: string, reason: string, message: string): void => {
     report.refused.push({ file, reason, message });

@@ -81,11 +81,17 @@ export function projectKey(root: string): string {
  * The `project` pack source for the project at `root`: `listing()` on the hook path, `load()`
  * (project-load.ts, through the lazily imported compiler) when the cache misses.
  */
-export function projectSource(root: string, trustFile: string): PackSourceProvider {
+export function projectSource(root: string, trustFile: string, assume?: ProjectTrustOverride): PackSourceProvider {
   return {
     name: 'project',
     dir: projectRulesDir(root),
     listing: () => projectListing(root, trustFile),
-    load: (ctx) => ctx.c.loadProject(root, trustFile, ctx),
+    load: (ctx) => ctx.c.loadProject(root, trustFile, ctx, assume),
   };
 }
+
+/**
+ * For one run only (`buckler test`): take the project's rules as `trusted` or `untrusted`
+ * whatever the trust store says, and without reading it. Never written anywhere.
+ */
+export type ProjectTrustOverride = 'trusted' | 'untrusted';

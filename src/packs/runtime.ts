@@ -15,7 +15,7 @@ import { builtinPacksDir, compilerStampFile, type Paths } from '../paths.ts';
 import { cacheFileName, cacheFileText, readCacheFile, stampOf, type FileState, type StampParts } from './cache.ts';
 import type { BucklerConfig } from './config.ts';
 import { bundleSource, directorySource, fileState, readText, type PackSourceProvider, type SourceReport } from './sources.ts';
-import { projectSource, trustStoreFile } from './project-rules.ts';
+import { projectSource, trustStoreFile, type ProjectTrustOverride } from './project-rules.ts';
 import type { Problem } from './problems.ts';
 
 type Compiler = typeof import('./compiler.ts');
@@ -40,6 +40,11 @@ export interface RuntimeOptions {
   project?: string;
   /** The trust store for project rules (default: `trust.json` in the state directory). */
   trustFile?: string;
+  /**
+   * Take the project's rules as trusted or untrusted for this load only, without reading the
+   * trust store (`buckler test`). Never cached: a load with it compiles afresh.
+   */
+  projectTrust?: ProjectTrustOverride;
   /** Run rule examples while compiling (default true). */
   examples?: boolean;
   /**
@@ -90,7 +95,7 @@ export interface PolicyReport extends LoadedPolicy {
  * through a symlink or owned by someone else, is never trusted, and says so in `warnings`.
  */
 export function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {}): LoadedPolicy | Promise<LoadedPolicy> {
-  if (opts.cache === false) return compileFromDisk(paths, opts);
+  if (opts.cache === false || opts.projectTrust !== undefined) return compileFromDisk(paths, opts);
   const options = { tier: opts.tier ?? null, examples: opts.examples ?? true };
   // Stamp first, compile second: an edit made while compiling leaves a stamp that no longer
   // matches, so the next call rebuilds instead of trusting content older than the files.
@@ -196,7 +201,7 @@ function providers(paths: Paths, opts: RuntimeOptions): PackSourceProvider[] {
     directorySource('user', opts.rulesDir ?? paths.rulesDir),
     bundleSource(opts.bundlesDir ?? paths.bundlesDir),
   ];
-  if (opts.project !== undefined) list.push(projectSource(opts.project, opts.trustFile ?? trustStoreFile(paths.stateHome)));
+  if (opts.project !== undefined) list.push(projectSource(opts.project, opts.trustFile ?? trustStoreFile(paths.stateHome), opts.projectTrust));
   return list;
 }
 
@@ -256,6 +261,62 @@ function writeCache(dir: string, file: string, text: string, uid: number | undef
     writeFileAtomic(file, text, { mode: 0o600 });
   } catch {
     /* no cache this time: the next hook compiles again */
+    return;
+  }
+  pruneProjectCaches(dir, file, uid, Date.now());
+}
+
+/** A per-project cache file's name (cache.ts `cacheFileName` with a project), and nothing else. */
+const PROJECT_CACHE_NAME = /^policy-[a-z]+(?:-noexamples)?-p[0-9a-f]{8}\.json$/;
+/** At most this many per-project cache files are kept (the newest, by the time written). */
+export const MAX_PROJECT_CACHES = 32;
+/** A per-project cache file not written for this long is removed. */
+export const PROJECT_CACHE_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * Bounds the per-project cache files (`policy-<tier>-p<hex>.json`, one per project with rules,
+ * which would otherwise accumulate): removes those not written for 30 days, then all but the 32
+ * newest. Runs only after a cache file was written (a miss), never on a warm hook. Only names a
+ * per-project cache file can have are touched, only regular files (a symbolic link, directory or
+ * FIFO of that name is left alone), only the user's own, and `keep` (the file just written)
+ * never. Removal is one `unlink` of a name in the cache directory, which never follows a link; a
+ * hook reading a removed file has it open or finds it absent and compiles afresh. Never throws.
+ */
+export function pruneProjectCaches(dir: string, keep: string, uid: number | undefined, now: number): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  const mine = path.basename(keep);
+  const live: { name: string; mtimeMs: number }[] = [];
+  for (const name of names) {
+    if (name === mine || !PROJECT_CACHE_NAME.test(name)) continue;
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+    } catch {
+      continue;
+    }
+    if (st === undefined || !st.isFile() || (uid !== undefined && st.uid !== uid)) continue;
+    if (now - st.mtimeMs > PROJECT_CACHE_MAX_AGE_MS) removeCache(dir, name, removed);
+    else live.push({ name, mtimeMs: st.mtimeMs });
+  }
+  // The one just written counts towards the bound.
+  const room = PROJECT_CACHE_NAME.test(mine) ? MAX_PROJECT_CACHES - 1 : MAX_PROJECT_CACHES;
+  live.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : 1));
+  for (const { name } of live.slice(Math.max(0, room))) removeCache(dir, name, removed);
+  return removed;
+}
+
+function removeCache(dir: string, name: string, removed: string[]): void {
+  try {
+    fs.unlinkSync(path.join(dir, name));
+    removed.push(name);
+  } catch {
+    /* gone already, or not ours to remove: left */
   }
 }
 

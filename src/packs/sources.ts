@@ -60,6 +60,8 @@ export interface ProjectState {
   root: string;
   /** The digest of the rule files now equals the one `buckler trust` recorded for this root. */
   trusted: boolean;
+  /** `trusted` was fixed for this run (`buckler test --trust-project`), not read from the trust store. */
+  assumed?: true;
   /** `sha256:…` over the rule files' names and bytes as read now. */
   digest: string;
   /** A digest was recorded for this root, but the files changed since. */
