@@ -62,6 +62,18 @@ describe('buildAuditRecord', () => {
     expect(bad).toMatchObject({ harness: 'cursor', trigger: null, error: 'bad_json', command: null });
   });
 
+  it('records a trust change: its project, digest and files, capped; absent otherwise', () => {
+    const files = Array.from({ length: 40 }, (_, i) => (i === 0 ? `${'x'.repeat(300)}.yaml` : `f${i}.yaml`));
+    const r = buildAuditRecord(
+      { input: null, harness: 'cli', output: output({ decision: 'allow', rule: null }), project: '/w/app', trust: { action: 'grant', digest: 'sha256:ab', files } },
+      NOW,
+    );
+    expect(r).toMatchObject({ harness: 'cli', decision: 'allow', rule: null, command: null, project: '/w/app', trust: { action: 'grant', digest: 'sha256:ab' } });
+    expect(r.trust?.files).toHaveLength(32);
+    expect(Buffer.byteLength(r.trust?.files[0] ?? '')).toBe(256);
+    expect(buildAuditRecord({ input: input('ls'), output: output() }, NOW)).not.toHaveProperty('trust');
+  });
+
   it('cuts an oversized command after redaction and admits it', () => {
     const long = `TOKEN=s3cret ${'é'.repeat(5000)}`;
     const r = buildAuditRecord({ input: input(long), output: output() }, NOW);

@@ -36,14 +36,16 @@ export const HELP = `Usage: buckler hooks merge|strip|status [options]
 
   merge    add Buckler's hooks to a harness config (or update them); idempotent
   strip    remove Buckler's hooks (and only them); restores the original bytes when it can
-  status   show which hooks are wired, the command they run and whether it exists
+  status   show which hooks are wired, the command they run and whether it exists, and the
+           rules the hooks leave out (with the project rules of --project DIR)
 
 Options:
   --harness NAME   cursor, claude-code, codex, gemini-cli, copilot-cli, or all (default:
                    every harness whose home directory exists, as setup.sh does)
   --scope SCOPE    user (default), project, local (claude-code only), or managed (claude-code:
                    the administrator's managed settings, which project settings cannot switch off)
-  --project DIR    project directory for --scope project|local (default: the current directory)
+  --project DIR    project directory for --scope project|local, and whose .buckler/rules.d
+                   status checks (default: the current directory)
   --command CMD    how hooks start Buckler, without --driver (default: this node and this bundle,
                    by absolute path); Buckler appends --driver <harness>
   --dry-run        show the planned change and the diff; write nothing

@@ -41,7 +41,8 @@ apply without outranking your rules or the builtin ones, and their allow rules a
 entries are ignored. 'buckler trust' records the digest of the files as they are now; they then
 count like your own rules. Any change to them (a file edited, added or removed) makes them
 untrusted again. Run it yourself, in your own terminal, after reading the files: Buckler's
-agent-tamper pack denies it from an agent's shell.
+agent-tamper pack denies it from an agent's shell. Trusting and revoking are recorded in the
+audit log (unless audit_log = false).
 
 Options:
       --project DIR   the project (default: the current directory's: its git top-level,
