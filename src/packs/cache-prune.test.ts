@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_PROJECT_CACHES, PROJECT_CACHE_MAX_AGE_MS, pruneProjectCaches } from './runtime.ts';
+import { cacheFileName } from './cache.ts';
+import { isProjectCacheName, MAX_PROJECT_CACHES, PROJECT_CACHE_MAX_AGE_MS, pruneProjectCaches } from './runtime.ts';
 
 let dir: string;
 let outside: string;
@@ -86,5 +87,50 @@ describe('pruneProjectCaches', () => {
 
   it('a missing directory is not an error', () => {
     expect(pruneProjectCaches(path.join(dir, 'nope'), path.join(dir, 'nope', 'x'), uid, NOW)).toEqual([]);
+  });
+});
+
+describe('isProjectCacheName', () => {
+  const EXPR = /^policy-[a-z]+(?:-noexamples)?-p[0-9a-f]{8}\.json$/;
+  it('names every per-project file cacheFileName makes, and no shared one', () => {
+    for (const tier of [null, 'baseline', 'strict']) {
+      for (const examples of [true, false]) {
+        expect(isProjectCacheName(cacheFileName({ tier, examples }, '/w/app'))).toBe(true);
+        expect(isProjectCacheName(cacheFileName({ tier, examples }))).toBe(false);
+      }
+    }
+  });
+  it.each([
+    'policy-config-p0000abcd.json',
+    'policy-strict-noexamples-p0123456f.json',
+    'policy--p0000abcd.json',
+    'policy-noexamples-p0000abcd.json',
+    'policy-config-p0000ABCD.json',
+    'policy-config-p0000abc.json',
+    'policy-config-p0000abcde.json',
+    'policy-config-x0000abcd.json',
+    'policy-Config-p0000abcd.json',
+    'policy-con fig-p0000abcd.json',
+    'policy-config-p0000abcd.json.tmp',
+    '.policy-config-p0000abcd.json',
+    'policy-config.json',
+    'policy-p0000abcd.json',
+    '-p0000abcd.json',
+    'policy-a-p00000000.json',
+  ])('%s: as the regular expression says', (name) => {
+    expect(isProjectCacheName(name)).toBe(EXPR.test(name));
+  });
+  it('agrees with the regular expression on random names', () => {
+    const alphabet = ['policy-', 'config', 'strict', '-noexamples', '-p', '0', 'a', 'f', 'g', 'A', '.json', '-', 'x'];
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    for (let i = 0; i < 5000; i++) {
+      let name = rnd(4) === 0 ? '' : 'policy-';
+      const parts = 1 + rnd(8);
+      for (let j = 0; j < parts; j++) name += alphabet[rnd(alphabet.length)];
+      if (rnd(3) > 0) name += `-p${rnd(0x100000000).toString(16).padStart(8, '0')}`;
+      if (rnd(4) > 0) name += '.json';
+      expect(isProjectCacheName(name), name).toBe(EXPR.test(name));
+    }
   });
 });

@@ -266,8 +266,29 @@ function writeCache(dir: string, file: string, text: string, uid: number | undef
   pruneProjectCaches(dir, file, uid, Date.now());
 }
 
-/** A per-project cache file's name (cache.ts `cacheFileName` with a project), and nothing else. */
-const PROJECT_CACHE_NAME = /^policy-[a-z]+(?:-noexamples)?-p[0-9a-f]{8}\.json$/;
+/**
+ * A per-project cache file's name (cache.ts `cacheFileName` with a project), and nothing else:
+ * `policy-<tier>[-noexamples]-p<8 lowercase hex>.json`. String checks, no regular expression
+ * (this module is on the hook path, docs/performance.md).
+ */
+export function isProjectCacheName(name: string): boolean {
+  if (!name.startsWith('policy-') || !name.endsWith('.json')) return false;
+  const stem = name.slice('policy-'.length, -'.json'.length);
+  const p = stem.length - 10;
+  if (p < 1 || stem.slice(p, p + 2) !== '-p') return false;
+  for (let i = p + 2; i < stem.length; i++) {
+    const c = stem.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  let tier = stem.slice(0, p);
+  if (tier.endsWith('-noexamples')) tier = tier.slice(0, -'-noexamples'.length);
+  if (tier === '') return false;
+  for (let i = 0; i < tier.length; i++) {
+    const c = tier.charCodeAt(i);
+    if (c < 0x61 || c > 0x7a) return false;
+  }
+  return true;
+}
 /** At most this many per-project cache files are kept (the newest, by the time written). */
 export const MAX_PROJECT_CACHES = 32;
 /** A per-project cache file not written for this long is removed. */
@@ -293,7 +314,7 @@ export function pruneProjectCaches(dir: string, keep: string, uid: number | unde
   const mine = path.basename(keep);
   const live: { name: string; mtimeMs: number }[] = [];
   for (const name of names) {
-    if (name === mine || !PROJECT_CACHE_NAME.test(name)) continue;
+    if (name === mine || !isProjectCacheName(name)) continue;
     let st: fs.Stats | undefined;
     try {
       st = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
@@ -305,7 +326,7 @@ export function pruneProjectCaches(dir: string, keep: string, uid: number | unde
     else live.push({ name, mtimeMs: st.mtimeMs });
   }
   // The one just written counts towards the bound.
-  const room = PROJECT_CACHE_NAME.test(mine) ? MAX_PROJECT_CACHES - 1 : MAX_PROJECT_CACHES;
+  const room = isProjectCacheName(mine) ? MAX_PROJECT_CACHES - 1 : MAX_PROJECT_CACHES;
   live.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : 1));
   for (const { name } of live.slice(Math.max(0, room))) removeCache(dir, name, removed);
   return removed;
