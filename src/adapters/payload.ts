@@ -2,7 +2,7 @@
  * Small, strict readers for native hook payloads. A field that is present with the wrong
  * type is a PolicyError (`bad_payload`), never a guess; a field that is absent is undefined.
  */
-import { PolicyError } from '../core/contract.ts';
+import { POLICY_IO_VERSION, PolicyError, type PolicyInput, type SessionInfo, type Trigger } from '../core/contract.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -89,4 +89,20 @@ export function eventNameFromText(text: string, field: string): string | undefin
     found = name;
   }
   return found;
+}
+
+/** The session a payload names: its id, its model when the harness sends one, its project directory. */
+export function sessionOf(sessionId: string | undefined, cwd: string | undefined, model?: string): SessionInfo {
+  const s: SessionInfo = {};
+  if (sessionId !== undefined) s.conversation_id = sessionId;
+  if (model !== undefined) s.model = model;
+  if (cwd !== undefined) s.workspace_roots = [cwd];
+  return s;
+}
+
+/** A PolicyInput with what every event carries; the session only when it names anything. */
+export function baseInput(harness: string, event: string, trigger: Trigger, s: SessionInfo): PolicyInput {
+  const input: PolicyInput = { policy_io_version: POLICY_IO_VERSION, trigger, harness, event };
+  if (Object.keys(s).length > 0) input.session = s;
+  return input;
 }

@@ -4,7 +4,7 @@
  * find, problem) are the same for all three; each harness gives its hooks and the handler it
  * writes (its own keys and timeout unit). Every other key and entry is left alone, in order.
  */
-import type { Change, Edit, FoundHook, WantedHook } from './installer.ts';
+import type { Change, Edit, FoundHook, HarnessInstaller, WantedHook } from './installer.ts';
 import { isObject, sameJson, type JsonObject } from './json-text.ts';
 import { readOwnCommand, readOwnWords } from './own-command.ts';
 import { describeType } from './describe.ts';
@@ -229,4 +229,19 @@ export function groupFind(value: JsonObject, wiring: GroupWiring): FoundHook[] {
     }
   }
   return found;
+}
+
+/**
+ * The part of a HarnessInstaller that is the same for every matcher-group harness: its hooks,
+ * an empty config, and the four edits, for that harness's wiring. Spread it into the installer.
+ */
+export function groupInstaller(wiring: GroupWiring): Pick<HarnessInstaller, 'hooks' | 'emptyConfig' | 'problem' | 'wire' | 'unwire' | 'find'> {
+  return {
+    hooks: wiring.hooks,
+    emptyConfig: () => ({}),
+    problem: (value) => groupProblem(value, wiring),
+    wire: (value, command) => groupWire(value, wiring, command),
+    unwire: (value) => groupUnwire(value, wiring),
+    find: (value) => groupFind(value, wiring),
+  };
 }

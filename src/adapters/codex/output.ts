@@ -7,8 +7,8 @@
  */
 import type { PolicyOutput } from '../../core/contract.ts';
 import type { NativeReply } from '../adapter.ts';
-import { eventNameOf } from '../payload.ts';
-import { agentMessage, askAsDeny, contextText, personMessage } from '../reply.ts';
+import { contextReply, denial, eventShape, preToolUseReply, type ShapeSpec } from '../claude-shaped.ts';
+import { agentMessage, contextText, personMessage } from '../reply.ts';
 import { CODEX_EVENTS } from './types.ts';
 
 type Shape =
@@ -19,49 +19,32 @@ type Shape =
   | 'none' // nothing Buckler uses (a block on Stop would keep the agent going)
   | 'unknown'; // newer than 0.169.0: only the universal legacy block
 
-const SHAPES: Readonly<Partial<Record<string, Shape>>> = {
-  PreToolUse: 'tool',
-  PermissionRequest: 'permission',
-  UserPromptSubmit: 'prompt',
-  PostToolUse: 'context',
+const SHAPES: ShapeSpec<Shape> = {
+  events: CODEX_EVENTS,
+  shapes: { PreToolUse: 'tool', PermissionRequest: 'permission', UserPromptSubmit: 'prompt', PostToolUse: 'context' },
+  // Unreadable: answer as for the event Buckler gates before an action.
+  unreadable: { event: 'PreToolUse', shape: 'tool' },
+  unknown: 'unknown',
 };
 
-function eventOf(raw: unknown): { event: string; shape: Shape } {
-  const event = eventNameOf(raw, 'hook_event_name');
-  // Unreadable: answer as for the event Buckler gates before an action.
-  if (event === undefined) return { event: 'PreToolUse', shape: 'tool' };
-  if (!(CODEX_EVENTS as readonly string[]).includes(event)) return { event, shape: 'unknown' };
-  return { event, shape: SHAPES[event] ?? 'none' };
-}
-
 export function codexIsBeforeAction(raw: unknown): boolean {
-  const { shape } = eventOf(raw);
+  const { shape } = eventShape(raw, SHAPES);
   return shape !== 'context' && shape !== 'none';
 }
 
-/** The deny messages: an ask becomes a deny that says how to let it through. */
-function denial(output: PolicyOutput): { person: string; agent: string } | null {
-  if (output.decision === 'ask') return askAsDeny(output, 'Codex');
-  if (output.decision === 'deny') return { person: personMessage(output), agent: agentMessage(output) };
-  return null;
-}
-
 function reply(output: PolicyOutput, event: string, shape: Shape): Record<string, unknown> | null {
-  const denied = denial(output);
+  // The deny messages: an ask becomes a deny that says how to let it through.
+  const denied = denial(output, 'Codex');
   switch (shape) {
-    case 'context': {
-      const text = contextText(output);
-      return text === null ? null : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-    }
+    case 'context':
+      return contextReply(event, contextText(output));
     case 'none':
       return null;
     case 'unknown':
       return denied === null ? null : { decision: 'block', reason: denied.agent, systemMessage: denied.person };
     case 'prompt':
       if (denied !== null) return { decision: 'block', reason: denied.person };
-      return output.decision === 'nudge' && output.additional_context
-        ? { hookSpecificOutput: { hookEventName: event, additionalContext: output.additional_context } }
-        : null;
+      return output.decision === 'nudge' ? contextReply(event, output.additional_context) : null;
     case 'permission':
       // Codex's approval prompt already is the ask; only a deny changes it.
       if (output.decision !== 'deny') return null;
@@ -70,20 +53,12 @@ function reply(output: PolicyOutput, event: string, shape: Shape): Record<string
         systemMessage: personMessage(output),
       };
     case 'tool':
-      if (denied !== null) {
-        return {
-          hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: denied.agent },
-          systemMessage: denied.person,
-        };
-      }
-      return output.decision === 'nudge' && output.additional_context
-        ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: output.additional_context } }
-        : null;
+      return preToolUseReply(output, 'Codex');
   }
 }
 
 export function adaptCodexOutput(output: PolicyOutput, raw: unknown): NativeReply {
-  const { event, shape } = eventOf(raw);
+  const { event, shape } = eventShape(raw, SHAPES);
   return { stdout: reply(output, event, shape), exitCode: 0 };
 }
 

@@ -28,8 +28,7 @@ export const CODEX_SHELL_TOOL = 'Bash';
 export const CODEX_PATCH_TOOL = 'apply_patch';
 /** Matcher aliases Codex gives `apply_patch` (never sent as `tool_name`). */
 export const CODEX_PATCH_ALIASES = ['Write', 'Edit'] as const;
-/** MCP tools are named `mcp__<server>__<tool>`. */
-export const CODEX_MCP_PREFIX = 'mcp__';
+/* MCP tools are named `mcp__<server>__<tool>`: ../claude-shaped.ts reads them. */
 
 /** `pre-tool-use.command.input` (additionalProperties: false). */
 export interface CodexPreToolUseInput {

@@ -6,9 +6,9 @@
  * (`bash`, `create`, `edit`, `view`, MCP tools, …); a shell call also as `shell`, and a file
  * or patch tool gets `tool.paths` from its arguments.
  */
-import { POLICY_IO_VERSION, PolicyError, type Access, type PolicyInput, type SessionInfo, type ToolPath, type Trigger } from '../../core/contract.ts';
+import { PolicyError, type Access, type PolicyInput, type ToolPath, type Trigger } from '../../core/contract.ts';
 import { patchToolPaths } from '../patch-paths.ts';
-import { isObject, lenientString, optNonEmpty, optString, payloadObject, reqString, type JsonObject } from '../payload.ts';
+import { baseInput, isObject, lenientString, optNonEmpty, optString, payloadObject, reqString, sessionOf, type JsonObject } from '../payload.ts';
 import { COPILOT_EVENT_FIELD, COPILOT_PATCH_TOOL, COPILOT_SHELL_TOOLS } from './types.ts';
 
 const TOOL_TRIGGERS: Readonly<Record<string, Trigger>> = {
@@ -16,19 +16,6 @@ const TOOL_TRIGGERS: Readonly<Record<string, Trigger>> = {
   postToolUse: 'post_tool_success',
   postToolUseFailure: 'post_tool_failure',
 };
-
-function sessionOf(sessionId: string | undefined, cwd: string | undefined): SessionInfo {
-  const s: SessionInfo = {};
-  if (sessionId !== undefined) s.conversation_id = sessionId;
-  if (cwd !== undefined) s.workspace_roots = [cwd];
-  return s;
-}
-
-function base(event: string, trigger: Trigger, s: SessionInfo): PolicyInput {
-  const input: PolicyInput = { policy_io_version: POLICY_IO_VERSION, trigger, harness: 'copilot-cli', event };
-  if (Object.keys(s).length > 0) input.session = s;
-  return input;
-}
 
 /**
  * `toolArgs` is an object in 1.0.102; earlier versions sent it JSON-encoded. A string that is
@@ -66,7 +53,7 @@ function patchText(args: unknown): string | undefined {
 function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput {
   const where = `Copilot CLI ${event}`;
   const cwd = optNonEmpty(o, 'cwd', where);
-  const input = base(event, trigger, sessionOf(optString(o, 'sessionId', where), cwd));
+  const input = baseInput('copilot-cli', event, trigger, sessionOf(optString(o, 'sessionId', where), cwd));
   const name = reqString(o, 'toolName', where);
   const args = o.toolArgs === undefined || o.toolArgs === null ? undefined : toolArgsOf(o.toolArgs);
   input.tool = args === undefined ? { name } : { name, input: args };
@@ -86,7 +73,7 @@ function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput 
 
 /** Events Buckler does not gate: carried for user rules on `unknown_harness_event`, never judged. */
 function otherEvent(o: JsonObject, event: string): PolicyInput {
-  const input = base(event, 'unknown_harness_event', sessionOf(lenientString(o, 'sessionId'), lenientString(o, 'cwd')));
+  const input = baseInput('copilot-cli', event, 'unknown_harness_event', sessionOf(lenientString(o, 'sessionId'), lenientString(o, 'cwd')));
   const toolName = lenientString(o, 'toolName');
   const args = isObject(o.toolInput) ? o.toolInput : isObject(o.toolArgs) ? o.toolArgs : undefined;
   if (toolName !== undefined) input.tool = args === undefined ? { name: toolName } : { name: toolName, input: args };

@@ -34,8 +34,7 @@ export const DROID_FILE_TOOLS: ReadonlyMap<string, 'read' | 'write'> = new Map([
   ['MultiEdit', 'write'],
   ['Read', 'read'],
 ]);
-/** MCP tools are named `mcp__<server>__<tool>` as in Claude Code (not run here). */
-export const DROID_MCP_PREFIX = 'mcp__';
+/* MCP tools are named `mcp__<server>__<tool>` as in Claude Code (not run here): ../claude-shaped.ts reads them. */
 
 /** PreToolUse stdin (`Io("PreToolUse",{session_id:b,transcript_path:R,cwd:_,permission_mode:`). */
 export interface DroidPreToolUseInput {

@@ -8,8 +8,8 @@
  */
 import type { PolicyOutput } from '../../core/contract.ts';
 import type { NativeReply } from '../adapter.ts';
-import { eventNameOf } from '../payload.ts';
-import { agentMessage, askAsDeny, contextText, personMessage } from '../reply.ts';
+import { contextReply, denial, eventShape, type ShapeSpec } from '../claude-shaped.ts';
+import { contextText } from '../reply.ts';
 import { GEMINI_EVENTS } from './types.ts';
 
 type Shape =
@@ -19,44 +19,28 @@ type Shape =
   | 'none' // nothing Buckler uses
   | 'unknown'; // newer than 0.61.0: the universal deny
 
-const SHAPES: Readonly<Partial<Record<string, Shape>>> = {
-  BeforeTool: 'tool',
-  BeforeAgent: 'prompt',
-  AfterTool: 'context',
+const SHAPES: ShapeSpec<Shape> = {
+  events: GEMINI_EVENTS,
+  shapes: { BeforeTool: 'tool', BeforeAgent: 'prompt', AfterTool: 'context' },
+  unreadable: { event: 'BeforeTool', shape: 'tool' },
+  unknown: 'unknown',
 };
 
-function eventOf(raw: unknown): { event: string; shape: Shape } {
-  const event = eventNameOf(raw, 'hook_event_name');
-  if (event === undefined) return { event: 'BeforeTool', shape: 'tool' };
-  if (!(GEMINI_EVENTS as readonly string[]).includes(event)) return { event, shape: 'unknown' };
-  return { event, shape: SHAPES[event] ?? 'none' };
-}
-
 export function geminiIsBeforeAction(raw: unknown): boolean {
-  const { shape } = eventOf(raw);
+  const { shape } = eventShape(raw, SHAPES);
   return shape !== 'context' && shape !== 'none';
 }
 
-function denial(output: PolicyOutput): { person: string; agent: string } | null {
-  if (output.decision === 'ask') return askAsDeny(output, 'Gemini CLI');
-  if (output.decision === 'deny') return { person: personMessage(output), agent: agentMessage(output) };
-  return null;
-}
-
-function context(event: string, text: string | null | undefined): Record<string, unknown> | null {
-  return text ? { hookSpecificOutput: { hookEventName: event, additionalContext: text } } : null;
-}
-
 function reply(output: PolicyOutput, event: string, shape: Shape): Record<string, unknown> | null {
-  const denied = denial(output);
+  const denied = denial(output, 'Gemini CLI');
   switch (shape) {
     case 'context':
-      return context(event, contextText(output));
+      return contextReply(event, contextText(output));
     case 'none':
       return null;
     case 'prompt':
       if (denied !== null) return { decision: 'deny', reason: denied.person };
-      return output.decision === 'nudge' ? context(event, output.additional_context) : null;
+      return output.decision === 'nudge' ? contextReply(event, output.additional_context) : null;
     case 'tool':
     case 'unknown':
       // BeforeTool has no way to add context for the model; a nudge says nothing there.
@@ -65,7 +49,7 @@ function reply(output: PolicyOutput, event: string, shape: Shape): Record<string
 }
 
 export function adaptGeminiOutput(output: PolicyOutput, raw: unknown): NativeReply {
-  const { event, shape } = eventOf(raw);
+  const { event, shape } = eventShape(raw, SHAPES);
   return { stdout: reply(output, event, shape), exitCode: 0 };
 }
 

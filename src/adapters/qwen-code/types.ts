@@ -37,8 +37,7 @@ export const QWEN_FILE_TOOLS: ReadonlyMap<string, 'read' | 'write'> = new Map([
   ['replace', 'write'],
   ['read_file', 'read'],
 ]);
-/** MCP tools with Claude-style names (`mcp__<server>__<tool>`). */
-export const QWEN_MCP_PREFIX = 'mcp__';
+/* MCP tools have Claude-style names (`mcp__<server>__<tool>`): ../claude-shaped.ts reads them. */
 
 /** PreToolUse stdin (`createBaseInput(eventName)` + `firePreToolUseEvent`), as captured from 0.24.4. */
 export interface QwenPreToolUseInput {

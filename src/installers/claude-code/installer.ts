@@ -5,15 +5,12 @@
  */
 import { HARNESS_SCOPES } from '../../paths.ts';
 import type { HarnessInstaller } from '../installer.ts';
-import { groupFind, groupProblem, groupUnwire, groupWire, type GroupWiring } from '../matcher-groups.ts';
+import { groupInstaller } from '../matcher-groups.ts';
 import { CLAUDE_HOOKS, claudeHandler } from './wiring.ts';
-
-const WIRING: GroupWiring = { hooks: CLAUDE_HOOKS, handler: claudeHandler };
 
 export const claudeCodeInstaller: HarnessInstaller = {
   name: 'claude-code',
   scopes: HARNESS_SCOPES['claude-code'],
-  hooks: CLAUDE_HOOKS,
   cli: { bin: 'claude', versionArgs: ['--version'] },
   // Claude Code 2.1.332's settings schema: `disableAllHooks` "Disable all hooks and statusLine
   // execution" in any settings file; `allowManagedHooksOnly` "When true (and set in managed
@@ -41,12 +38,8 @@ export const claudeCodeInstaller: HarnessInstaller = {
       unlessWiredIn: ['managed'],
     },
   ],
-  emptyConfig: () => ({}),
-  problem: (value) => groupProblem(value, WIRING),
   warnings(value) {
     return value.disableAllHooks === true ? ['has "disableAllHooks": true; Claude Code runs none of its hooks'] : [];
   },
-  wire: (value, command) => groupWire(value, WIRING, command),
-  unwire: (value) => groupUnwire(value, WIRING),
-  find: (value) => groupFind(value, WIRING),
+  ...groupInstaller({ hooks: CLAUDE_HOOKS, handler: claudeHandler }),
 };

@@ -10,10 +10,8 @@
  */
 import { HARNESS_SCOPES } from '../../paths.ts';
 import type { HarnessInstaller } from '../installer.ts';
-import { groupFind, groupProblem, groupUnwire, groupWire, type GroupWiring } from '../matcher-groups.ts';
+import { groupInstaller } from '../matcher-groups.ts';
 import { CODEX_HOOKS, codexHandler } from './wiring.ts';
-
-const WIRING: GroupWiring = { hooks: CODEX_HOOKS, handler: codexHandler };
 
 export const CODEX_TRUST_NOTE =
   'Codex runs hooks.json entries only after you trust them: start codex, open /hooks and trust ' +
@@ -22,15 +20,10 @@ export const CODEX_TRUST_NOTE =
 export const codexInstaller: HarnessInstaller = {
   name: 'codex',
   scopes: HARNESS_SCOPES.codex,
-  hooks: CODEX_HOOKS,
   cli: { bin: 'codex', versionArgs: ['--version'] },
   // Codex's switches live in config.toml, not in hooks.json (`[features] hooks = false`), and
   // its trust state is a hash Buckler cannot check: both are in docs/adapters/codex.md.
   offSwitches: [],
-  emptyConfig: () => ({}),
-  problem: (value) => groupProblem(value, WIRING),
   warnings: () => [CODEX_TRUST_NOTE],
-  wire: (value, command) => groupWire(value, WIRING, command),
-  unwire: (value) => groupUnwire(value, WIRING),
-  find: (value) => groupFind(value, WIRING),
+  ...groupInstaller({ hooks: CODEX_HOOKS, handler: codexHandler }),
 };

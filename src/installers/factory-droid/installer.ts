@@ -10,10 +10,8 @@
 import { HARNESS_SCOPES } from '../../paths.ts';
 import type { HarnessInstaller } from '../installer.ts';
 import { isObject } from '../json-text.ts';
-import { groupFind, groupProblem, groupUnwire, groupWire, type GroupWiring } from '../matcher-groups.ts';
+import { groupInstaller } from '../matcher-groups.ts';
 import { DROID_HOOKS, DROID_HOOKS_SETTINGS, droidHandler } from './wiring.ts';
-
-const WIRING: GroupWiring = { hooks: DROID_HOOKS, handler: droidHandler, settingsKeys: DROID_HOOKS_SETTINGS };
 
 export const DROID_TRUST_NOTE =
   'Factory Droid runs no hooks in a folder it does not trust yet: start droid once in each project and trust the folder';
@@ -29,7 +27,6 @@ function warnings(value: Record<string, unknown>): string[] {
 export const factoryDroidInstaller: HarnessInstaller = {
   name: 'factory-droid',
   scopes: HARNESS_SCOPES['factory-droid'],
-  hooks: DROID_HOOKS,
   cli: { bin: 'droid', versionArgs: ['--version'] },
   offSwitches: [
     {
@@ -39,10 +36,6 @@ export const factoryDroidInstaller: HarnessInstaller = {
       effect: 'Factory Droid runs no hooks at all, Buckler included',
     },
   ],
-  emptyConfig: () => ({}),
-  problem: (value) => groupProblem(value, WIRING),
   warnings,
-  wire: (value, command) => groupWire(value, WIRING, command),
-  unwire: (value) => groupUnwire(value, WIRING),
-  find: (value) => groupFind(value, WIRING),
+  ...groupInstaller({ hooks: DROID_HOOKS, handler: droidHandler, settingsKeys: DROID_HOOKS_SETTINGS }),
 };

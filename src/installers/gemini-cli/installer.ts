@@ -7,10 +7,8 @@
 import { HARNESS_SCOPES } from '../../paths.ts';
 import type { HarnessInstaller } from '../installer.ts';
 import { isObject } from '../json-text.ts';
-import { groupFind, groupProblem, groupUnwire, groupWire, type GroupWiring } from '../matcher-groups.ts';
+import { groupInstaller } from '../matcher-groups.ts';
 import { GEMINI_HOOK_NAME, GEMINI_HOOKS, GEMINI_HOOKS_SETTINGS, geminiHandler } from './wiring.ts';
-
-const WIRING: GroupWiring = { hooks: GEMINI_HOOKS, handler: geminiHandler, settingsKeys: GEMINI_HOOKS_SETTINGS };
 
 function warnings(value: Record<string, unknown>): string[] {
   const out: string[] = [];
@@ -31,15 +29,10 @@ function warnings(value: Record<string, unknown>): string[] {
 export const geminiCliInstaller: HarnessInstaller = {
   name: 'gemini-cli',
   scopes: HARNESS_SCOPES['gemini-cli'],
-  hooks: GEMINI_HOOKS,
   cli: { bin: 'gemini', versionArgs: ['--version'] },
   // Gemini's switch is nested (`hooksConfig.enabled: false`, and `buckler` in
   // `hooksConfig.disabled`); off switches are top-level keys, so `warnings` reports these.
   offSwitches: [],
-  emptyConfig: () => ({}),
-  problem: (value) => groupProblem(value, WIRING),
   warnings,
-  wire: (value, command) => groupWire(value, WIRING, command),
-  unwire: (value) => groupUnwire(value, WIRING),
-  find: (value) => groupFind(value, WIRING),
+  ...groupInstaller({ hooks: GEMINI_HOOKS, handler: geminiHandler, settingsKeys: GEMINI_HOOKS_SETTINGS }),
 };

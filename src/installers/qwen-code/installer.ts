@@ -5,10 +5,8 @@
  */
 import { HARNESS_SCOPES } from '../../paths.ts';
 import type { HarnessInstaller } from '../installer.ts';
-import { groupFind, groupProblem, groupUnwire, groupWire, type GroupWiring } from '../matcher-groups.ts';
+import { groupInstaller } from '../matcher-groups.ts';
 import { QWEN_HOOKS, qwenHandler } from './wiring.ts';
-
-const WIRING: GroupWiring = { hooks: QWEN_HOOKS, handler: qwenHandler };
 
 function warnings(value: Record<string, unknown>): string[] {
   return value.disableAllHooks === true ? ['has "disableAllHooks": true; Qwen Code runs none of its hooks, Buckler included'] : [];
@@ -17,7 +15,6 @@ function warnings(value: Record<string, unknown>): string[] {
 export const qwenCodeInstaller: HarnessInstaller = {
   name: 'qwen-code',
   scopes: HARNESS_SCOPES['qwen-code'],
-  hooks: QWEN_HOOKS,
   cli: { bin: 'qwen', versionArgs: ['--version'] },
   offSwitches: [
     {
@@ -27,10 +24,6 @@ export const qwenCodeInstaller: HarnessInstaller = {
       effect: 'Qwen Code runs no hooks at all, Buckler included',
     },
   ],
-  emptyConfig: () => ({}),
-  problem: (value) => groupProblem(value, WIRING),
   warnings,
-  wire: (value, command) => groupWire(value, WIRING, command),
-  unwire: (value) => groupUnwire(value, WIRING),
-  find: (value) => groupFind(value, WIRING),
+  ...groupInstaller({ hooks: QWEN_HOOKS, handler: qwenHandler }),
 };
