@@ -3,33 +3,15 @@
  * with known literal alternatives is judged with each of them (a variable assigned in a body
  * that may not run, a `for` loop's words, `${x:-default}`), with benign look-alikes next to them.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkJson, e2eDir, pick } from './e2e.testing.ts';
 
-let bundle: string;
-let home: string;
-beforeAll(() => {
-  bundle = ensureBuilt();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-alts-'));
-  fs.mkdirSync(path.join(home, 'config'), { recursive: true });
-});
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
+const home = e2eDir('buckler-alts-');
+beforeAll(() => fs.mkdirSync(path.join(home, 'config'), { recursive: true }));
 
-function check(command: string): { decision: string; rule: string | null } {
-  const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--', command], {
-    encoding: 'utf8',
-    cwd: home,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config') },
-    timeout: 20_000,
-  });
-  expect(r.stderr).toBe('');
-  const out = JSON.parse(r.stdout) as { decision: string; rule: string | null };
-  return { decision: out.decision, rule: out.rule };
-}
+const check = (command: string): { decision: string; rule: string | null } => pick(checkJson(command, home));
 
 const FORCE = 'agent-git/no-force-push';
 const cases: Array<[string, string, string | null]> = [

@@ -2,62 +2,46 @@
  * End to end: the built bundle, spawned as a person or a harness would run it, with the user's
  * configuration isolated in a temporary BUCKLER_CONFIG_HOME.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buckler as run, e2eDir, homeEnv, type Ran } from './e2e.testing.ts';
 
-let bundle: string;
-let home: string;
-beforeAll(() => {
-  bundle = ensureBuilt();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-e2e-'));
-  fs.mkdirSync(path.join(home, 'config', 'rules.d'), { recursive: true });
-});
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
+const home = e2eDir('buckler-e2e-');
+beforeAll(() => fs.mkdirSync(path.join(home, 'config', 'rules.d'), { recursive: true }));
 
-function buckler(args: string[], stdin = '', extraEnv: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [bundle, ...args], {
-    input: stdin,
-    encoding: 'utf8',
-    cwd: home,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), ...extraEnv },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const buckler = (args: string[], stdin = '', extraEnv: Record<string, string> = {}): Ran => run(args, { stdin, cwd: home, env: homeEnv(home, extraEnv) });
 
 describe('buckler (built bundle)', () => {
   it('check "git push --force origin main" denies, exit 1', () => {
     const r = buckler(['check', 'git push --force origin main']);
-    expect(r.code).toBe(1);
+    expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^DENY {2}agent-git\/no-force-push/);
     expect(r.stderr).toBe('');
   });
 
   it('check of harmless work allows, exit 0', () => {
     const r = buckler(['check', 'git status && npm test']);
-    expect(r.code).toBe(0);
+    expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^ALLOW/);
   });
 
   it('check --json prints a PolicyOutput', () => {
     const r = buckler(['check', '--json', '--tier', 'strict', 'git rebase main']);
-    expect(r.code).toBe(1);
+    expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', rule: 'agent-git/no-rebase' });
   });
 
   it('evaluate: PolicyInput on stdin, PolicyOutput on stdout', () => {
     const input = { policy_io_version: '1', trigger: 'pre_shell_tool', shell: { command: "bash -c 'git commit -m x'" } };
     const r = buckler(['evaluate'], JSON.stringify(input));
-    expect(r.code).toBe(0);
+    expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', rule: 'agent-git/no-commit' });
   });
 
   it('evaluate: bad JSON is one line on stderr, exit 2, no stack trace', () => {
     const r = buckler(['evaluate'], '{"policy_io_version": ');
-    expect(r.code).toBe(2);
+    expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^buckler evaluate: bad_json: .*\n$/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -71,18 +55,18 @@ describe('buckler (built bundle)', () => {
 
   it('validate: clean builtin packs exit 0; a broken user pack exit 1 with file, line, rule', () => {
     const ok = buckler(['validate']);
-    expect(ok.code).toBe(0);
+    expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(/^ok: 7 pack files/m);
     expect(ok.stdout).toMatch(/^cache: .*policy-config\.json: (verified|none yet|out of date)/m);
     const broken = path.join(home, 'config', 'rules.d', 'mine.yaml');
     fs.writeFileSync(broken, 'rules:\n  - id: x\n    trigger: pre_shell_exec\n    action: maybe\n');
     try {
       const r = buckler(['validate']);
-      expect(r.code).toBe(1);
+      expect(r.status).toBe(1);
       expect(r.stdout).toContain(`error: ${path.join('config', 'rules.d', 'mine.yaml')}:4 rule mine/x: "action" must be one of allow, ask, deny, nudge`);
       // At run time the broken rule is skipped with a warning; the builtin rules still decide.
       const c = buckler(['check', 'git commit -m x']);
-      expect(c.code).toBe(1);
+      expect(c.status).toBe(1);
       expect(c.stderr).toMatch(/^buckler: .*mine\.yaml:4 rule mine\/x: "action" must be one of/);
     } finally {
       fs.rmSync(broken);
@@ -92,7 +76,7 @@ describe('buckler (built bundle)', () => {
   it('every command answers --help', () => {
     for (const cmd of ['evaluate', 'check', 'validate']) {
       const r = buckler([cmd, '--help']);
-      expect(r.code, cmd).toBe(0);
+      expect(r.status, cmd).toBe(0);
       expect(r.stdout, cmd).toMatch(new RegExp(`^Usage: buckler ${cmd}`));
     }
   });
@@ -114,7 +98,7 @@ describe('errors are one line on stderr (docs/cli.md)', () => {
     [['doctor', '--frobnicate']],
   ])('%j', (args) => {
     const r = buckler(args);
-    expect(r.code).toBe(2);
+    expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^buckler[^\n]*\n$/);
     expect(r.stdout).toBe('');
   });

@@ -3,23 +3,19 @@
  * docs/contracts/explain.schema.json (checked with ajv, a devDependency), harness events from
  * every driver, a user pack's rule with its source, and a rule skipped by tier or by pack.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS } from '../adapters/registry.ts';
-import { ensureBuilt, ROOT } from './build.testing.ts';
+import { ROOT } from './build.testing.ts';
+import { buckler as run, e2eDir, homeEnv, type Ran } from './e2e.testing.ts';
 
-let bundle: string;
-let home: string;
+const home = e2eDir('buckler-explain-');
 const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/contracts/explain.schema.json'), 'utf8')) as object;
 const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
 
 beforeAll(() => {
-  bundle = ensureBuilt();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-explain-'));
   fs.mkdirSync(path.join(home, 'config', 'rules.d'), { recursive: true });
   fs.writeFileSync(
     path.join(home, 'config', 'rules.d', 'team.yaml'),
@@ -34,29 +30,20 @@ beforeAll(() => {
     ].join('\n'),
   );
 });
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
-function buckler(args: string[], stdin = '', extraEnv: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [bundle, ...args], {
-    input: stdin,
-    encoding: 'utf8',
-    cwd: home,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state'), ...extraEnv },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const buckler = (args: string[], stdin = '', extraEnv: Record<string, string> = {}): Ran => run(args, { stdin, cwd: home, env: homeEnv(home, extraEnv) });
 
 function json(args: string[], stdin = '') {
   const r = buckler(['explain', '--json', ...args], stdin);
   const x = JSON.parse(r.stdout) as Record<string, unknown>;
   if (!validate(x)) throw new Error(`explain --json does not fit its schema: ${JSON.stringify(validate.errors)}`);
-  return { code: r.code, x: x as any, stderr: r.stderr };
+  return { status: r.status, x: x as any, stderr: r.stderr };
 }
 
 describe('buckler explain (built bundle)', () => {
   it('says which condition held or failed, in precedence order, with the deciding rule', () => {
     const r = buckler(['explain', 'git', 'push', '-u', 'origin', '--tags']);
-    expect(r.code).toBe(1);
+    expect(r.status).toBe(1);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^ASK {2}team\/no-tags-push\n/);
     expect(r.stdout).toContain('read    program git, subcommand push, options --set-upstream --tags -u, operands origin');
@@ -71,7 +58,7 @@ describe('buckler explain (built bundle)', () => {
   });
 
   it('--json fits docs/contracts/explain.schema.json, and a strict rule is skipped with its reason', () => {
-    const { code, x } = json(['git reset --hard HEAD~1 && sudo git push --force']);
+    const { status: code, x } = json(['git reset --hard HEAD~1 && sudo git push --force']);
     expect(code).toBe(1);
     expect(x.decision).toBe('deny');
     const [reset, push] = x.commands;
@@ -87,7 +74,7 @@ describe('buckler explain (built bundle)', () => {
     const cfg = path.join(home, 'config', 'config.toml');
     fs.writeFileSync(cfg, '[packs.team]\nenabled = false\n');
     try {
-      const { code, x } = json(['git push --tags']);
+      const { status: code, x } = json(['git push --tags']);
       expect(code).toBe(0);
       expect(x.commands[0].rules.find((r: any) => r.rule === 'team/no-tags-push')).toMatchObject({ state: 'skipped_pack', outcome: 'skipped' });
       expect(buckler(['explain', 'git push --tags']).stdout).toContain('skipped: pack team is switched off in config.toml, would match');
@@ -101,7 +88,7 @@ describe('buckler explain (built bundle)', () => {
     const file = path.join(home, `${name}.json`);
     fs.writeFileSync(file, event);
     const fromFile = json(['-i', file, '--driver', name]);
-    expect(fromFile.code).toBe(1);
+    expect(fromFile.status).toBe(1);
     expect(fromFile.x).toMatchObject({ decision: 'deny', rule: 'agent-git/no-force-push', command: 'git push --force' });
     const fromStdin = json(['-i', '-', '--driver', name], event);
     expect(fromStdin.x.output).toEqual(fromFile.x.output);
@@ -132,7 +119,7 @@ describe('buckler explain (built bundle)', () => {
       ].join('\n'),
     );
     const r = buckler(['validate', '--rules-dir', dir]);
-    expect(r.code).toBe(1);
+    expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^error: more-rules\/infra\.yaml:9 rule infra\/blocky: "action" must be one of allow, ask, deny, nudge \(got "block"; to block, use deny\); the rule is not loaded$/m);
     expect(r.stdout).toMatch(/^warning: more-rules\/infra\.yaml:6 rule infra\/no-auto-approve: flags_any entry "-auto-approve" can never match: terraform destroy reads it as the options -a -u -t .*single_dash_long: true, inherit_options: true.*words_any: \["-auto-approve"\]$/m);
   });
@@ -140,7 +127,7 @@ describe('buckler explain (built bundle)', () => {
   it('errors are one line, exit 2', () => {
     for (const args of [['explain'], ['explain', '--tier', 'lax', 'ls'], ['explain', '-i', 'missing.json'], ['explain', '-i', '-', '--driver', 'nope']]) {
       const r = buckler(args, '{}');
-      expect(r.code).toBe(2);
+      expect(r.status).toBe(2);
       expect(r.stderr).toMatch(/^buckler explain: [^\n]+\n$/);
     }
   });

@@ -6,7 +6,6 @@
  * the recorded URL → rollback → a person's [packs] switch and a key removed from trust → remove.
  * Steps run in order and share the home.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,9 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBundle, readPrivateKey } from '../packs/bundle.ts';
-import { ensureBuilt } from './build.testing.ts';
+import { bucklerAsync, bundle, type Ran } from './e2e.testing.ts';
 
-let bundle: string;
 let root: string;
 let env: Record<string, string>;
 let server: http.Server;
@@ -33,29 +31,14 @@ const dirs = () => ({
 });
 
 /** Async (not spawnSync): the web server in this process must answer while the CLI runs. */
-function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bundle, ...args], { env, cwd: root });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end();
-  });
+function cli(...args: string[]): Promise<Ran> {
+  return bucklerAsync(args, { env, cwd: root });
 }
 
 /** Runs one Claude Code PreToolUse hook for `command`; the decision it answers. */
 async function hook(command: string): Promise<string> {
-  const r = await new Promise<{ status: number | null; stdout: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [bundle, '--driver', 'claude-code'], { env, cwd: root });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout }));
-    child.stdin.end(JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, session_id: 's', cwd: root }));
-  });
+  const stdin = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, session_id: 's', cwd: root });
+  const r = await bucklerAsync(['--driver', 'claude-code'], { env, cwd: root, stdin });
   expect(r.status).toBe(0);
   if (r.stdout.trim() === '') return 'none';
   const out = JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string } };
@@ -131,7 +114,7 @@ async function expectRefused(file: string, reason: string, args: string[] = []):
 }
 
 beforeAll(async () => {
-  bundle = ensureBuilt();
+  bundle();
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-bundles-')));
   for (const d of Object.values(dirs())) fs.mkdirSync(d, { recursive: true });
   env = {

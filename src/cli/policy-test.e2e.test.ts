@@ -3,34 +3,23 @@
  * expected/got diff), user rules from --rules-dir (a policy kept in a repository), harness
  * events, where a case stands (cwd, home, project), and one-line errors (exit 2).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buckler as run, e2eDir, homeEnv, type Ran } from './e2e.testing.ts';
 
-let bundle: string;
-let home: string;
+const home = e2eDir('buckler-ptest-');
 beforeAll(() => {
-  bundle = ensureBuilt();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-ptest-'));
   fs.mkdirSync(path.join(home, 'repo', 'policy'), { recursive: true });
   fs.writeFileSync(
     path.join(home, 'repo', 'policy', 'team.yaml'),
     'pack: team\nrules:\n  - id: freeze\n    trigger: pre_shell_exec\n    match: { shell_segments: [{ program: npm, subcommand: publish }], env: { RELEASE_FREEZE: "1" } }\n    action: deny\n',
   );
 });
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
-function buckler(args: string[], files: Record<string, string>) {
+function buckler(args: string[], files: Record<string, string>): Ran {
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(home, 'repo', name), text);
-  const r = spawnSync(process.execPath, [bundle, ...args], {
-    encoding: 'utf8',
-    cwd: path.join(home, 'repo'),
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state') },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return run(args, { cwd: path.join(home, 'repo'), env: homeEnv(home) });
 }
 
 const PASSING = `cases:
@@ -68,7 +57,7 @@ describe('buckler test (built bundle)', () => {
   it('every case passes: exit 0, one line per case', () => {
     const r = buckler(['test', '--rules-dir', 'policy', 'cases.yaml'], { 'cases.yaml': PASSING });
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    expect(r.status).toBe(0);
     expect(r.stdout).toContain('ok    cases.yaml:2  force push is denied\n');
     expect(r.stdout).toContain('ok    cases.yaml:13  publishing during a freeze\n');
     expect(r.stdout.trim().split('\n').at(-1)).toBe('ok: 7 cases, 0 failed');
@@ -79,7 +68,7 @@ describe('buckler test (built bundle)', () => {
       'a.yaml': 'cases:\n  - command: git status\n    decision: allow\n',
       'b.yaml': 'cases:\n  - name: lease is not force\n    command: git push --force-with-lease\n    decision: deny\n    rule: agent-git/no-force-push\n',
     });
-    expect(r.code).toBe(1);
+    expect(r.status).toBe(1);
     expect(r.stdout).toContain(
       [
         'FAIL  b.yaml:2  lease is not force',
@@ -100,14 +89,14 @@ describe('buckler test (built bundle)', () => {
     ['cases: [\n', /^buckler test: bad\.yaml:\d+: /],
   ])('a wrong file: one line, exit 2 (%j)', (text, message) => {
     const r = buckler(['test', 'bad.yaml'], { 'bad.yaml': text });
-    expect(r.code).toBe(2);
+    expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
   });
 
   it('no file: one line, exit 2', () => {
     const r = buckler(['test'], {});
-    expect(r.code).toBe(2);
+    expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^buckler test: give one or more case files[^\n]*\n$/);
   });
 });

@@ -3,31 +3,17 @@
  * shell-text runner and interpreter of the program data), next to benign look-alikes that stay
  * allowed; and a pack that teaches Buckler a wrapper and a runner of shell text in YAML.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkJson, e2eDir, homeEnv } from './e2e.testing.ts';
 
-let bundle: string;
-let home: string;
-beforeAll(() => {
-  bundle = ensureBuilt();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-programs-'));
-  fs.mkdirSync(path.join(home, 'config', 'rules.d'), { recursive: true });
-});
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
+const home = e2eDir('buckler-programs-');
+beforeAll(() => fs.mkdirSync(path.join(home, 'config', 'rules.d'), { recursive: true }));
 
 function check(command: string, configHome = path.join(home, 'config')): { decision: string; rule: string | null; code: number | null } {
-  const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--', command], {
-    encoding: 'utf8',
-    cwd: home,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: configHome },
-  });
-  if (r.stdout === '') throw new Error(`no output for ${command}: ${r.stderr}`);
-  const out = JSON.parse(r.stdout) as { decision: string; rule: string | null };
-  return { decision: out.decision, rule: out.rule, code: r.status };
+  const r = checkJson(command, home, { env: homeEnv(home, { BUCKLER_CONFIG_HOME: configHome }) });
+  return { decision: r.decision, rule: r.rule, code: r.status };
 }
 
 /** [command that hides a denied action, its benign look-alike]. */
@@ -152,12 +138,7 @@ describe('a pack teaches a wrapper and a runner of shell text (built CLI)', () =
   });
 
   it('an option the wrapper does not know is not guessed at: the command is opaque', () => {
-    const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--', 'mywrap -z git push -f'], {
-      encoding: 'utf8',
-      cwd: home,
-      env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: config },
-    });
-    const out = JSON.parse(r.stdout) as { commands: Array<{ argv: string[]; opaque?: boolean }> };
+    const out = checkJson('mywrap -z git push -f', home, { env: homeEnv(home, { BUCKLER_CONFIG_HOME: config }) }).output;
     expect(out.commands[0]).toMatchObject({ argv: ['mywrap', '-z', 'git', 'push', '-f'], opaque: true });
   });
 

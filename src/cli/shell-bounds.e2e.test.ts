@@ -3,30 +3,13 @@
  * force push are seen through (and their benign look-alikes stay allowed), and inputs whose
  * analysis would multiply are denied with a message that says why (issue #10).
  */
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { describe, expect, it } from 'vitest';
+import { checkJson, e2eDir } from './e2e.testing.ts';
 
-let bundle: string;
-let home: string;
-beforeAll(() => {
-  bundle = ensureBuilt();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-bounds-'));
-});
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
+const home = e2eDir('buckler-bounds-');
 
 function check(command: string): { decision: string; rule: string | null; error?: { code: string; message: string }; agent_message?: string } {
-  const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--', command], {
-    encoding: 'utf8',
-    cwd: home,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state') },
-    maxBuffer: 64 << 20,
-  });
-  expect(r.stderr).toBe('');
-  return JSON.parse(r.stdout);
+  return checkJson(command, home).output as ReturnType<typeof check>;
 }
 
 describe('line continuations (built CLI)', () => {

@@ -3,20 +3,15 @@
  * working directory holding scripts: text a shell runs that arrives another way (issue 10), and
  * scripts Buckler cannot see, each class with benign look-alikes next to it.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkJson, e2eDir, pick } from './e2e.testing.ts';
 
-let bundle: string;
-let home: string;
-let work: string;
+const home = e2eDir('buckler-unseen-');
+const work = path.join(home, 'work');
 beforeAll(() => {
-  bundle = ensureBuilt();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-unseen-'));
-  work = path.join(home, 'work');
   fs.mkdirSync(path.join(home, 'config', 'rules.d'), { recursive: true });
   fs.mkdirSync(work);
   fs.writeFileSync(path.join(work, 'ok.sh'), '#!/bin/sh\necho hello\n');
@@ -25,19 +20,8 @@ beforeAll(() => {
   fs.writeFileSync(path.join(work, 'big.sh'), `#!/bin/sh\n${'# padding padding padding\n'.repeat(3000)}echo hi\n`);
   execFileSync('mkfifo', [path.join(work, 'fifo')]);
 });
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
-function check(command: string): { decision: string; rule: string | null } {
-  const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--', command], {
-    encoding: 'utf8',
-    cwd: work,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config') },
-    timeout: 20_000,
-  });
-  expect(r.stderr).toBe('');
-  const out = JSON.parse(r.stdout) as { decision: string; rule: string | null };
-  return { decision: out.decision, rule: out.rule };
-}
+const check = (command: string): { decision: string; rule: string | null } => pick(checkJson(command, home, { cwd: work }));
 
 const FORCE = 'agent-git/no-force-push';
 const COMMIT = 'agent-git/no-commit';

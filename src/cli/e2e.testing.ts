@@ -1,0 +1,118 @@
+/**
+ * Test-only: running the built command (dist/buckler.cjs) end to end, as a person or a harness
+ * runs it. The one place for the spawn, the temporary home and the environment that the
+ * src/cli/*.e2e.test.ts files share.
+ */
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { BUNDLE, ensureBuilt } from './build.testing.ts';
+
+/** How a run ended. */
+export interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Standard input (default: empty). */
+  stdin?: string | Buffer;
+  cwd?: string;
+  /** The command's whole environment (default: this process's, the test sandbox). */
+  env?: NodeJS.ProcessEnv;
+  timeout?: number;
+  maxBuffer?: number;
+  /** Node options before the bundle (`-r tracer.cjs`). */
+  node?: readonly string[];
+}
+
+let built = false;
+
+/** The built bundle, built first when it is missing or older than the sources. */
+export function bundle(): string {
+  if (!built) ensureBuilt();
+  built = true;
+  return BUNDLE;
+}
+
+function spawnOptions(opts: RunOptions): SpawnSyncOptions {
+  const o: SpawnSyncOptions = { encoding: 'utf8' };
+  if (opts.stdin !== undefined) o.input = opts.stdin;
+  if (opts.cwd !== undefined) o.cwd = opts.cwd;
+  if (opts.env !== undefined) o.env = opts.env;
+  if (opts.timeout !== undefined) o.timeout = opts.timeout;
+  if (opts.maxBuffer !== undefined) o.maxBuffer = opts.maxBuffer;
+  return o;
+}
+
+/** Runs `buckler ARGS` and waits for it. */
+export function buckler(args: readonly string[], opts: RunOptions = {}): Ran {
+  const r = spawnSync(process.execPath, [...(opts.node ?? []), bundle(), ...args], spawnOptions(opts));
+  return { status: r.status, stdout: r.stdout as string, stderr: r.stderr as string };
+}
+
+/** Runs `buckler ARGS` without blocking this process (a server in it must answer meanwhile). */
+export function bucklerAsync(args: readonly string[], opts: RunOptions = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(opts.node ?? []), bundle(), ...args], { ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }), ...(opts.env === undefined ? {} : { env: opts.env }) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
+
+/** `buckler --driver DRIVER`, the native payload on stdin (JSON-encoded unless already text). */
+export function hook(driver: string, payload: unknown, opts: Omit<RunOptions, 'stdin'> = {}): Ran {
+  return buckler(['--driver', driver], { ...opts, stdin: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+}
+
+/**
+ * The environment of a run in a test home: only PATH and HOME, with Buckler's configuration in
+ * `home/config` and its state in `home/state` (nothing from the sandbox), plus `extra`.
+ */
+export function homeEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state'), ...extra };
+}
+
+/** What `buckler check --json` printed, read. */
+export interface Checked {
+  status: number | null;
+  decision: string;
+  rule: string | null;
+  /** The whole PolicyOutput. */
+  output: Record<string, any>;
+}
+
+/**
+ * `buckler check --json -- COMMAND` in a test home (homeEnv, run in the home unless `opts` say
+ * otherwise): the PolicyOutput it printed. Its standard error must be empty.
+ */
+export function checkJson(command: string, home: string, opts: RunOptions = {}): Checked {
+  const r = buckler(['check', '--json', '--', command], { cwd: home, env: homeEnv(home), timeout: 20_000, maxBuffer: 64 << 20, ...opts });
+  expect(r.stderr, command).toBe('');
+  const output = JSON.parse(r.stdout) as Record<string, any>;
+  return { status: r.status, decision: output.decision, rule: output.rule, output };
+}
+
+/** A check's decision and rule alone. */
+export function pick(c: Checked): { decision: string; rule: string | null } {
+  return { decision: c.decision, rule: c.rule };
+}
+
+/**
+ * For one e2e test file: a new temporary directory (its home), removed after the file's tests,
+ * and the bundle built before them (when stale; a slow build does not count against a test).
+ */
+export function e2eDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  beforeAll(() => void bundle(), 120_000);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
