@@ -7,12 +7,10 @@
  * The fake home and project are directories that exist only as names (paths are resolved
  * lexically): nothing is created or deleted.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buckler, decisionOf, e2eDir, hookDecision, shellEvent } from './e2e.testing.ts';
 
 const HOME = '/home/dev';
 const PROJECT = '/home/dev/project';
@@ -112,13 +110,10 @@ const ALLOWED: string[] = [
   'rm "~"',
 ];
 
-let tmp = '';
-let bundle = '';
+const tmp = e2eDir('buckler-agent-fs-');
 let env: NodeJS.ProcessEnv = {};
 
 beforeAll(() => {
-  bundle = ensureBuilt();
-  tmp = mkdtempSync(path.join(tmpdir(), 'buckler-agent-fs-'));
   const config = path.join(tmp, 'config');
   mkdirSync(path.join(config, 'rules.d'), { recursive: true });
   writeFileSync(path.join(config, 'config.toml'), '[core]\ntier = "baseline"\n');
@@ -131,28 +126,15 @@ beforeAll(() => {
   delete env['RETHUNK_ALLOW_SHELL'];
 });
 
-afterAll(() => {
-  rmSync(tmp, { recursive: true, force: true });
-});
-
 function check(command: string, tier: 'baseline' | 'strict', extra: string[] = []): D {
-  const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--tier', tier, '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, ...extra, '--', command], { env, encoding: 'utf8' });
-  if (r.status === 2) throw new Error(`check failed: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { decision: D }).decision;
+  return decisionOf(['check', '--json', '--tier', tier, '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, ...extra, '--', command], { env }) as D;
 }
 
-function hook(driver: 'claude-code' | 'cursor', command: string, tier: 'baseline' | 'strict'): D {
-  const payload =
-    driver === 'claude-code'
-      ? { session_id: 's', transcript_path: '/t', cwd: PROJECT, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'u' }
-      : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeShellExecution', workspace_roots: [PROJECT], command, cwd: PROJECT };
-  const e = { ...env, BUCKLER_CONFIG_HOME: path.join(tmp, tier === 'strict' ? 'strict' : 'config') };
-  const r = spawnSync(process.execPath, [bundle, '--driver', driver], { env: e, input: JSON.stringify(payload), encoding: 'utf8' });
-  const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, unknown>);
-  if (driver === 'cursor') return ((out['permission'] as string | undefined) ?? 'allow') as D;
-  const hso = out['hookSpecificOutput'] as { permissionDecision?: string } | undefined;
-  return (hso?.permissionDecision ?? 'allow') as D;
-}
+/** The tier is read from config.toml: each tier has its config directory. */
+const tierEnv = (tier: 'baseline' | 'strict'): NodeJS.ProcessEnv => ({ ...env, BUCKLER_CONFIG_HOME: path.join(tmp, tier === 'strict' ? 'strict' : 'config') });
+
+const hook = (driver: 'claude-code' | 'cursor', command: string, tier: 'baseline' | 'strict'): D =>
+  hookDecision(driver, shellEvent(driver, command, PROJECT), { env: tierEnv(tier) }) as D;
 
 const cases = ROWS.flatMap(([row, base, strict, spellings]) => spellings.map((s) => [row, s, base, strict] as const));
 
@@ -170,15 +152,14 @@ describe('agent-fs through buckler check', () => {
   it('knows where it stands: the project root can be deep in home, $TMPDIR only when set', () => {
     expect(check('rm -rf ~/proj/build', 'strict', ['--project', '/home/dev/proj'])).toBe('allow');
     expect(check('rm -rf ~/proj/build', 'baseline')).toBe('deny');
-    const withTmp = spawnSync(process.execPath, [bundle, 'check', '--json', '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, '--', 'rm -rf "$TMPDIR/x"'], {
+    const withTmp = decisionOf(['check', '--json', '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, '--', 'rm -rf "$TMPDIR/x"'], {
       env: { ...env, TMPDIR: '/var/folders/xy/T' },
-      encoding: 'utf8',
     });
-    expect(JSON.parse(withTmp.stdout).decision).toBe('allow');
+    expect(withTmp).toBe('allow');
   });
 
   it('shows each command\'s paths, access and scope', () => {
-    const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, '--', 'cd .. && rm -rf project > /tmp/log'], { env, encoding: 'utf8' });
+    const r = buckler(['check', '--json', '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, '--', 'cd .. && rm -rf project > /tmp/log'], { env });
     const out = JSON.parse(r.stdout) as { commands: Array<{ argv: string[]; paths?: unknown[] }> };
     expect(out.commands.find((c) => c.argv[0] === 'rm')?.paths).toEqual([
       { written: 'project', path: PROJECT, access: 'delete', scope: 'home', recursive: true, holds_project: true, project_root: true },
@@ -240,11 +221,7 @@ describe('file-tool events through the hook drivers', () => {
             tool_use_id: 'u',
           }
         : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'preToolUse', workspace_roots: [PROJECT], tool_name: tool, tool_input: { file_path: file, content: 'x' }, tool_use_id: 'u', cwd: PROJECT };
-    const e = { ...env, BUCKLER_CONFIG_HOME: path.join(tmp, tier === 'strict' ? 'strict' : 'config') };
-    const r = spawnSync(process.execPath, [bundle, '--driver', driver], { env: e, input: JSON.stringify(payload), encoding: 'utf8' });
-    const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, unknown>);
-    if (driver === 'cursor') return ((out['permission'] as string | undefined) ?? 'allow') as D;
-    return ((out['hookSpecificOutput'] as { permissionDecision?: string } | undefined)?.permissionDecision ?? 'allow') as D;
+    return hookDecision(driver, payload, { env: tierEnv(tier) }) as D;
   }
   it.each<['claude-code' | 'cursor', string, string, D, D]>([
     ['claude-code', 'Write', '/etc/hosts', 'ask', 'deny'],
@@ -289,8 +266,7 @@ describe('file-tool calls judged like commands that touch the same paths (buckle
       tool: { name: 'Write', paths },
       context: { cwd: PROJECT, home: HOME, project_roots: [PROJECT], temp_dirs: ['/tmp', '/var/tmp'] },
     };
-    const r = spawnSync(process.execPath, [bundle, 'evaluate', '--tier', tier], { env, input: JSON.stringify(input), encoding: 'utf8' });
-    return (JSON.parse(r.stdout) as { decision: D }).decision;
+    return decisionOf(['evaluate', '--tier', tier], { env, stdin: JSON.stringify(input) }) as D;
   };
   it.each<[string, string, D, D]>([
     ['/etc/hosts', 'write', 'ask', 'deny'],

@@ -10,12 +10,10 @@
  * _DATA_HOME, so the named locations the CLI builds point there: rows that touch Buckler's files
  * spell those paths (CFG, STATE, DATA below). Nothing here writes outside its temp directory.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decisionOf, e2eDir, hookDecision, shellEvent } from './e2e.testing.ts';
 
 const HOME = '/home/dev';
 const PROJECT = '/home/dev/project';
@@ -215,16 +213,13 @@ const TAMPER_ALLOWED = [
   'git config user.name Dev',
 ];
 
-let tmp = '';
-let bundle = '';
+const tmp = e2eDir('buckler-agent-guard-');
 let env: NodeJS.ProcessEnv = {};
 const dirs = { CFG: '', STATE: '', DATA: '' };
 /** The config directory of the strict tier (the hook reads the tier from config.toml). */
 let strictConfig = '';
 
 beforeAll(() => {
-  bundle = ensureBuilt();
-  tmp = mkdtempSync(path.join(tmpdir(), 'buckler-agent-guard-'));
   dirs.CFG = path.join(tmp, 'config');
   dirs.STATE = path.join(tmp, 'state');
   dirs.DATA = path.join(tmp, 'data');
@@ -236,38 +231,21 @@ beforeAll(() => {
   env = { PATH: process.env['PATH'] ?? '', HOME, BUCKLER_CONFIG_HOME: dirs.CFG, BUCKLER_STATE_HOME: dirs.STATE, BUCKLER_DATA_HOME: dirs.DATA };
 });
 
-afterAll(() => {
-  rmSync(tmp, { recursive: true, force: true });
-});
-
 const spell = (command: string, config = dirs.CFG): string =>
   command.replace(/\b(CFG|STATE|DATA)\b/g, (k) => (k === 'CFG' ? config : dirs[k as keyof typeof dirs]));
 
 function check(command: string, tier: 'baseline' | 'strict'): D {
-  const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--tier', tier, '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, '--', spell(command)], { env, encoding: 'utf8' });
-  if (r.status === 2) throw new Error(`check failed: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { decision: D }).decision;
+  return decisionOf(['check', '--json', '--tier', tier, '--home', HOME, '--project', PROJECT, '--cwd', PROJECT, '--', spell(command)], { env }) as D;
 }
 
 function hook(driver: 'claude-code' | 'cursor', command: string, tier: 'baseline' | 'strict'): D {
   const config = tier === 'strict' ? strictConfig : dirs.CFG;
-  const c = spell(command, config);
-  const payload =
-    driver === 'claude-code'
-      ? { session_id: 's', transcript_path: '/t', cwd: PROJECT, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: c }, tool_use_id: 'u' }
-      : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeShellExecution', workspace_roots: [PROJECT], command: c, cwd: PROJECT };
-  const r = spawnSync(process.execPath, [bundle, '--driver', driver], { env: { ...env, BUCKLER_CONFIG_HOME: config }, input: JSON.stringify(payload), encoding: 'utf8' });
-  const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, unknown>);
-  if (driver === 'cursor') return ((out['permission'] as string | undefined) ?? 'allow') as D;
-  const hso = out['hookSpecificOutput'] as { permissionDecision?: string } | undefined;
-  return (hso?.permissionDecision ?? 'allow') as D;
+  return hookDecision(driver, shellEvent(driver, spell(command, config), PROJECT), { env: { ...env, BUCKLER_CONFIG_HOME: config } }) as D;
 }
 
 function evaluate(tool: string, paths: Array<{ path: string; access: string }>, tier: 'baseline' | 'strict'): D {
   const input = { policy_io_version: '1', trigger: 'pre_shell_tool', harness: 'claude-code', tool: { name: tool, paths }, context: { cwd: PROJECT, home: HOME, project_roots: [PROJECT] } };
-  const r = spawnSync(process.execPath, [bundle, 'evaluate', '--tier', tier], { env, input: JSON.stringify(input), encoding: 'utf8' });
-  if (r.status === 2) throw new Error(`evaluate failed: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { decision: D }).decision;
+  return decisionOf(['evaluate', '--tier', tier], { env, stdin: JSON.stringify(input) }) as D;
 }
 
 const cases = (rows: Row[]) => rows.flatMap(([row, base, strict, spellings]) => spellings.map((s) => [row, s, base, strict] as const));
@@ -353,10 +331,7 @@ describe('file-tool events through the hook drivers (Claude Code Read/Write/Edit
         : tool === 'beforeReadFile'
           ? { conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeReadFile', workspace_roots: [PROJECT], file_path: f, content: 'x', attachments: [] }
           : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'preToolUse', workspace_roots: [PROJECT], tool_name: tool, tool_input: { file_path: f, content: 'x' }, tool_use_id: 'u', cwd: PROJECT };
-    const r = spawnSync(process.execPath, [bundle, '--driver', driver], { env: { ...env, BUCKLER_CONFIG_HOME: config }, input: JSON.stringify(payload), encoding: 'utf8' });
-    const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, unknown>);
-    if (driver === 'cursor') return ((out['permission'] as string | undefined) ?? 'allow') as D;
-    return ((out['hookSpecificOutput'] as { permissionDecision?: string } | undefined)?.permissionDecision ?? 'allow') as D;
+    return hookDecision(driver, payload, { env: { ...env, BUCKLER_CONFIG_HOME: config } }) as D;
   }
 
   it.each<['claude-code' | 'cursor', string, string, D, D]>([

@@ -2,18 +2,15 @@
 // entry lets exactly that command through once in that project, Cursor's two hooks for one call
 // count once, 20 concurrent hooks consume a single-use entry exactly once, and the audit log
 // records the grant and the use. No timing assertions.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../test-home.testing.ts';
-import { ensureBuilt } from './build.testing.ts';
+import { buckler, bundle, hook as runHook, type Ran } from './e2e.testing.ts';
 
-let BUNDLE: string;
-beforeAll(() => {
-  BUNDLE = ensureBuilt();
-});
+beforeAll(() => void bundle(), 120_000);
 
 let root: string;
 let env: Record<string, string>;
@@ -33,7 +30,7 @@ const toolEvent = (generation: string): string =>
   JSON.stringify({ hook_event_name: 'preToolUse', conversation_id: 'c1', generation_id: generation, tool_name: 'Shell', tool_input: { command: FORCE, cwd: project }, workspace_roots: [project] });
 
 function hook(event: string): { permission: string; user_message?: string; agent_message?: string } {
-  const r = spawnSync(process.execPath, [BUNDLE, '--driver', 'cursor'], { input: event, env, cwd: project, encoding: 'utf8' });
+  const r = runHook('cursor', event, { env, cwd: project });
   expect(r.status).toBe(0);
   return decided(r.stdout);
 }
@@ -44,9 +41,7 @@ function decided(stdout: string): { permission: string; user_message?: string; a
   return { ...reply, permission: reply.permission ?? 'allow' };
 }
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, [BUNDLE, ...args], { env, cwd: project, encoding: 'utf8' });
-}
+const cli = (...args: string[]): Ran => buckler(args, { env, cwd: project });
 
 function auditLines(): Record<string, unknown>[] {
   const file = env.BUCKLER_STATE_HOME !== undefined ? path.join(env.BUCKLER_STATE_HOME, 'audit.jsonl') : path.join(env.XDG_STATE_HOME as string, 'buckler', 'audit.jsonl');
@@ -100,7 +95,7 @@ describe('buckler allow (built CLI)', () => {
     expect(cli('allow', '--project', project, '--', ...FORCE.split(' ')).status).toBe(0);
     const runs = Array.from({ length: 20 }, (_, i) =>
       new Promise<string>((resolve, reject) => {
-        const child = spawn(process.execPath, [BUNDLE, '--driver', 'cursor'], { env: { ...env, BUCKLER_HOOK_DEADLINE_MS: '60000' }, cwd: project });
+        const child = spawn(process.execPath, [bundle(), '--driver', 'cursor'], { env: { ...env, BUCKLER_HOOK_DEADLINE_MS: '60000' }, cwd: project });
         let out = '';
         child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
         child.on('error', reject);

@@ -2,18 +2,14 @@
 // audit_log = true and false; the fields a record gains (cwd, project, session, event); file
 // contents never recorded; a person's `check` not recorded unless asked; log filters, stats
 // and replay under another policy.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../test-home.testing.ts';
-import { ensureBuilt } from './build.testing.ts';
+import { buckler, bundle, hook as runHook, type Ran } from './e2e.testing.ts';
 
-let BUNDLE: string;
-beforeAll(() => {
-  BUNDLE = ensureBuilt();
-});
+beforeAll(() => void bundle(), 120_000);
 
 let root: string;
 let env: Record<string, string>;
@@ -36,12 +32,10 @@ const shell = (command: string, cwd: string, generation = 'g'): string =>
   JSON.stringify({ hook_event_name: 'beforeShellExecution', conversation_id: 'conv-1', generation_id: generation, command, cwd, workspace_roots: [project] });
 
 function hook(event: string): void {
-  const r = spawnSync(process.execPath, [BUNDLE, '--driver', 'cursor'], { input: event, env, encoding: 'utf8' });
+  const r = runHook('cursor', event, { env });
   expect(r.status).toBe(0);
 }
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, [BUNDLE, ...args], { env, cwd: project, encoding: 'utf8' });
-}
+const cli = (...args: string[]): Ran => buckler(args, { env, cwd: project });
 const records = (): Record<string, unknown>[] =>
   fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
 function config(text: string): void {

@@ -2,22 +2,18 @@
  * `buckler doctor` through the built CLI, in a temporary HOME (and a temporary managed-settings
  * root), against each misconfiguration it must catch. A fake `claude` on PATH prints a version.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { bundle, buckler as run, type Ran } from './e2e.testing.ts';
 import type { DoctorReport } from './doctor.ts';
 
-let bundle = '';
 let t = '';
 const home = (): string => path.join(t, 'home');
 const project = (): string => path.join(t, 'project');
 
-beforeAll(() => {
-  bundle = ensureBuilt();
-});
+beforeAll(() => void bundle(), 120_000);
 beforeEach(() => {
   t = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-doctor-'));
   fs.mkdirSync(path.join(home(), '.claude'), { recursive: true });
@@ -42,10 +38,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-function buckler(args: string[], extra: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bundle, ...args], { cwd: project(), env: env(extra), encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const buckler = (args: string[], extra: Record<string, string> = {}): Ran => run(args, { cwd: project(), env: env(extra) });
 
 function doctor(extra: Record<string, string> = {}): { status: number | null; report: DoctorReport; problems: string[] } {
   const r = buckler(['doctor', '--json'], extra);
@@ -107,9 +100,9 @@ describe('buckler doctor', () => {
 
   it('reports a wired command whose files are gone', () => {
     const copy = path.join(t, 'buckler-copy');
-    fs.cpSync(path.dirname(bundle), path.join(copy, 'dist'), { recursive: true });
-    fs.cpSync(path.join(path.dirname(bundle), '..', 'packs'), path.join(copy, 'packs'), { recursive: true });
-    fs.cpSync(path.join(path.dirname(bundle), '..', 'package.json'), path.join(copy, 'package.json'));
+    fs.cpSync(path.dirname(bundle()), path.join(copy, 'dist'), { recursive: true });
+    fs.cpSync(path.join(path.dirname(bundle()), '..', 'packs'), path.join(copy, 'packs'), { recursive: true });
+    fs.cpSync(path.join(path.dirname(bundle()), '..', 'package.json'), path.join(copy, 'package.json'));
     merge('--command', `'${process.execPath}' '${path.join(copy, 'dist', 'buckler.cjs')}'`);
     fs.rmSync(copy, { recursive: true });
     const d = doctor();
@@ -119,7 +112,7 @@ describe('buckler doctor', () => {
 
   it('reports a wired command that starts but lets a command it cannot parse through', () => {
     const copy = path.join(t, 'buckler-copy');
-    fs.cpSync(path.dirname(bundle), path.join(copy, 'dist'), { recursive: true });
+    fs.cpSync(path.dirname(bundle()), path.join(copy, 'dist'), { recursive: true });
     merge('--command', `'${process.execPath}' '${path.join(copy, 'dist', 'buckler.cjs')}'`);
     // The wired file now answers nothing at all: every harness reads that as "allow".
     fs.writeFileSync(path.join(copy, 'dist', 'buckler.cjs'), 'process.exitCode = 0;\n');

@@ -4,23 +4,15 @@
  * and a bad-input matrix. Policies come from temporary config homes (BUCKLER_CONFIG_HOME); the
  * test packs written there exist only to decide the reference fixtures and are not shipped.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS } from '../adapters/registry.ts';
-import {
-  ADAPTERS_DIR,
-  deviations,
-  expectFixtureShape,
-  fixtureSets,
-  readFixture,
-} from '../adapters/testing.ts';
+import { deviations, expectFixtureShape, fixtureSets, readFixture } from '../adapters/testing.ts';
+import { ROOT } from './build.testing.ts';
+import { buckler, e2eDir, homeEnv, singleReply, type Ran } from './e2e.testing.ts';
 
-const ROOT = path.resolve(ADAPTERS_DIR, '..', '..');
-const BUNDLE = path.join(ROOT, 'dist', 'buckler.cjs');
-let tmp = '';
+const tmp = e2eDir('buckler-e2e-');
 
 /** Config homes: the builtin packs plus fixture-deciding test packs; nudge-everything; allow-everything. */
 const HOMES = { deny: '', nudge: '', allow: '', defaults: '' };
@@ -156,52 +148,22 @@ function home(name: keyof typeof HOMES, files: Record<string, string>): void {
 }
 
 beforeAll(() => {
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'pipe' });
-  tmp = mkdtempSync(path.join(tmpdir(), 'buckler-e2e-'));
   home('deny', { 'rules.d/e2e-fixtures.yaml': DENY_PACK });
   home('nudge', { 'config.toml': NO_BUILTINS, 'rules.d/e2e-nudge.yaml': NUDGE_PACK });
   home('allow', { 'config.toml': NO_BUILTINS });
   home('defaults', {});
-}, 120_000);
-
-afterAll(() => {
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-interface Hook {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Hook = Ran;
 
-function hook(args: string[], stdin: string | Buffer, env: Record<string, string> = {}, config = HOMES.defaults): Hook {
-  const r = spawnSync(process.execPath, [BUNDLE, ...args], {
-    input: stdin,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: tmp,
-      BUCKLER_CONFIG_HOME: config,
-      BUCKLER_STATE_HOME: path.join(tmp, 'state'),
-      BUCKLER_DATA_HOME: path.join(tmp, 'data'),
-      ...env,
-    },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const hook = (args: string[], stdin: string | Buffer, env: Record<string, string> = {}, config = HOMES.defaults): Hook =>
+  buckler(args, { stdin, env: homeEnv(tmp, { BUCKLER_CONFIG_HOME: config, ...env }), maxBuffer: 64 << 20 });
 
 /** Exit 0 and nothing or exactly one JSON object on stdout; returns it (null for nothing). */
 function reply(h: Hook): Record<string, unknown> | null {
   expect(h.status, h.stderr).toBe(0);
   expect(h.stdout).not.toMatch(/\n\s+at /); // no stack trace
-  if (h.stdout === '') return null;
-  expect(h.stdout.endsWith('\n')).toBe(true);
-  const lines = h.stdout.trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  const v = JSON.parse(lines[0] ?? '') as unknown;
-  expect(typeof v === 'object' && v !== null && !Array.isArray(v)).toBe(true);
-  return v as Record<string, unknown>;
+  return singleReply(h.stdout);
 }
 
 function blocks(harness: string, h: Hook): boolean {

@@ -4,37 +4,22 @@
  * never blocking because of it and never printing more than one JSON object; and by
  * `buckler doctor` and `buckler hooks status`. Through the built bundle.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getAdapter } from '../adapters/registry.ts';
-import { ensureBuilt } from './build.testing.ts';
+import { buckler, e2eDir, homeEnv, hook as runHook } from './e2e.testing.ts';
 
-let bundle: string;
-let home: string;
+const home = e2eDir('buckler-dropped-');
 beforeAll(() => {
-  bundle = ensureBuilt();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-dropped-'));
   fs.mkdirSync(path.join(home, 'config', 'rules.d'), { recursive: true });
   fs.writeFileSync(
     path.join(home, 'config', 'rules.d', 'mine.yaml'),
     'pack: mine\nrules:\n  - id: no-curl\n    trigger: pre_shell_exec\n    match: { shell_segments: [{ program: curl }] }\n    action: block\n',
   );
 });
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
-function hook(driver: string, command: string) {
-  const event = JSON.stringify(getAdapter(driver)!.selfTestEvent(command, home));
-  const r = spawnSync(process.execPath, [bundle, '--driver', driver], {
-    input: event,
-    encoding: 'utf8',
-    cwd: home,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state') },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const hook = (driver: string, command: string) => runHook(driver, getAdapter(driver)!.selfTestEvent(command, home), { cwd: home, env: homeEnv(home) });
 
 const NOTICE = /^Buckler: a rule was not loaded and guard nothing: .*mine\.yaml:6 rule mine\/no-curl: "action" must be one of allow, ask, deny, nudge \(got "block"; to block, use deny\); the rule is not loaded\. Run `buckler validate` to see and fix them\.$/;
 
@@ -43,7 +28,7 @@ describe('a rule dropped at load, in hook mode', () => {
     for (const run of [1, 2]) {
       // The second run reads the compiled-pack cache: the notice survives it.
       const r = hook(driver, 'curl https://example.com');
-      expect(r.code, `run ${run}`).toBe(0);
+      expect(r.status, `run ${run}`).toBe(0);
       const lines = r.stdout.trim().split('\n');
       expect(lines).toHaveLength(1);
       const reply = JSON.parse(lines[0]!) as Record<string, unknown>;
@@ -64,20 +49,16 @@ describe('a rule dropped at load, in hook mode', () => {
   it('cursor (no such channel): the reply is unchanged; doctor names the rule', () => {
     const r = hook('cursor', 'curl https://example.com');
     expect(r.stdout.includes('not loaded')).toBe(false);
-    const d = spawnSync(process.execPath, [bundle, 'doctor'], {
-      encoding: 'utf8',
-      cwd: home,
-      env: { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state') },
-    });
+    const d = buckler(['doctor'], { cwd: home, env: homeEnv(home) });
     expect(d.stdout).toMatch(/not loaded: .*mine\.yaml:6 rule mine\/no-curl: "action" must be one of/);
   });
 
   it('hooks status names it (text and --json)', () => {
-    const env = { PATH: process.env['PATH'] ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state') };
+    const env = homeEnv(home);
     fs.mkdirSync(path.join(home, '.cursor'), { recursive: true });
-    const text = spawnSync(process.execPath, [bundle, 'hooks', 'status'], { encoding: 'utf8', cwd: home, env });
+    const text = buckler(['hooks', 'status'], { cwd: home, env });
     expect(text.stdout).toMatch(/rules not loaded \(the hooks leave them out; they guard nothing; run 'buckler validate'\):\n {2}.*mine\.yaml:6 rule mine\/no-curl: /);
-    const json = spawnSync(process.execPath, [bundle, 'hooks', 'status', '--json'], { encoding: 'utf8', cwd: home, env });
+    const json = buckler(['hooks', 'status', '--json'], { cwd: home, env });
     expect((JSON.parse(json.stdout) as { rules_not_loaded: string[] }).rules_not_loaded).toEqual([expect.stringMatching(/mine\/no-curl/)]);
   });
 });

@@ -73,12 +73,72 @@ export function hook(driver: string, payload: unknown, opts: Omit<RunOptions, 's
   return buckler(['--driver', driver], { ...opts, stdin: typeof payload === 'string' ? payload : JSON.stringify(payload) });
 }
 
+/** A run's one JSON reply (none printed: `{}`). */
+export function replyOf(r: Ran): Record<string, any> {
+  return r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, any>);
+}
+
 /**
- * The environment of a run in a test home: only PATH and HOME, with Buckler's configuration in
- * `home/config` and its state in `home/state` (nothing from the sandbox), plus `extra`.
+ * What a hook printed, as a harness reads it: nothing (null), or exactly one JSON object on one
+ * line ending in a newline (a real Claude Code reads anything else as text and lets the tool run).
+ */
+export function singleReply(stdout: string): Record<string, unknown> | null {
+  if (stdout === '') return null;
+  expect(stdout.endsWith('\n')).toBe(true);
+  const body = stdout.slice(0, -1);
+  expect(body).not.toContain('\n');
+  const v = JSON.parse(body) as unknown;
+  expect(typeof v === 'object' && v !== null && !Array.isArray(v)).toBe(true);
+  return v as Record<string, unknown>;
+}
+
+/** Minimal events before and after a shell command, for the Cursor and Claude Code drivers. */
+export const SHELL_EVENTS = {
+  cursor: {
+    pre: (command: string) => ({ hook_event_name: 'beforeShellExecution', command, cwd: '/p', workspace_roots: ['/p'] }),
+    post: (command: string) => ({ hook_event_name: 'postToolUse', tool_name: 'Shell', tool_input: { command }, cwd: '/p' }),
+  },
+  'claude-code': {
+    pre: (command: string) => ({ hook_event_name: 'PreToolUse', session_id: 's', cwd: '/p', tool_name: 'Bash', tool_input: { command } }),
+    post: (command: string) => ({ hook_event_name: 'PostToolUse', session_id: 's', cwd: '/p', tool_name: 'Bash', tool_input: { command } }),
+  },
+} as const;
+
+/** The shell-command event a Claude Code or Cursor hook gets before `command` runs in `project`. */
+export function shellEvent(driver: 'claude-code' | 'cursor', command: string, project: string): Record<string, unknown> {
+  return driver === 'claude-code'
+    ? { session_id: 's', transcript_path: '/t', cwd: project, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'u' }
+    : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeShellExecution', workspace_roots: [project], command, cwd: project };
+}
+
+/** What a Claude Code or Cursor hook decided for `payload` (`allow` when its reply names nothing). */
+export function hookDecision(driver: 'claude-code' | 'cursor', payload: unknown, opts: Omit<RunOptions, 'stdin'> = {}): string {
+  const r = hook(driver, payload, opts);
+  expect(r.status, r.stderr).toBe(0);
+  const out = replyOf(r);
+  return (driver === 'cursor' ? out.permission : out.hookSpecificOutput?.permissionDecision) ?? 'allow';
+}
+
+/** The decision `buckler ARGS` prints as JSON (`check --json …`, `evaluate`); a failed run (exit 2) throws. */
+export function decisionOf(args: readonly string[], opts: RunOptions = {}): string {
+  const r = buckler(args, opts);
+  if (r.status === 2) throw new Error(`buckler ${args[0]} failed: ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { decision: string }).decision;
+}
+
+/**
+ * The environment of a run in a test home: only PATH and HOME, with Buckler's configuration,
+ * state and data in `home/config`, `home/state`, `home/data` (nothing from the sandbox), plus `extra`.
  */
 export function homeEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'config'), BUCKLER_STATE_HOME: path.join(home, 'state'), ...extra };
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    BUCKLER_CONFIG_HOME: path.join(home, 'config'),
+    BUCKLER_STATE_HOME: path.join(home, 'state'),
+    BUCKLER_DATA_HOME: path.join(home, 'data'),
+    ...extra,
+  };
 }
 
 /** What `buckler check --json` printed, read. */

@@ -5,25 +5,16 @@
  * run), the exit code is 0, the decision is the policy's, and the trouble is told on stderr.
  * (Bad input and the stdin deadline: driver.e2e.test.ts and hook-stdin.e2e.test.ts.)
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ADAPTERS } from '../adapters/registry.ts';
-import { BUNDLE, ensureBuilt } from './build.testing.ts';
+import { e2eDir, homeEnv, hook as runHook, SHELL_EVENTS, singleReply, type Ran } from './e2e.testing.ts';
 
-let root = '';
+const root = e2eDir('buckler-failpaths-');
 let home = '';
 let n = 0;
 
-beforeAll(() => {
-  ensureBuilt();
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-failpaths-'));
-}, 120_000);
-afterAll(() => {
-  if (root) fs.rmSync(root, { recursive: true, force: true });
-});
 beforeEach(() => {
   home = path.join(root, `h${n++}`);
   fs.mkdirSync(path.join(home, 'config', 'rules.d'), { recursive: true });
@@ -33,50 +24,15 @@ const stateDir = (): string => path.join(home, 'state');
 const cacheDir = (): string => path.join(stateDir(), 'cache');
 const cacheFile = (): string => path.join(cacheDir(), 'policy-config.json');
 
-interface Hook {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function hook(harness: string, payload: object): Hook {
-  const r = spawnSync(process.execPath, [BUNDLE, '--driver', harness], {
-    input: JSON.stringify(payload),
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      BUCKLER_CONFIG_HOME: path.join(home, 'config'),
-      BUCKLER_STATE_HOME: stateDir(),
-      BUCKLER_DATA_HOME: path.join(home, 'data'),
-    },
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const hook = (harness: string, payload: object): Ran => runHook(harness, payload, { env: homeEnv(home), timeout: 20_000 });
 
 /** Exactly one JSON object and a newline, or nothing; exit 0. */
-function replyOf(h: Hook): Record<string, unknown> | null {
+function replyOf(h: Ran): Record<string, unknown> | null {
   expect(h.status, h.stderr).toBe(0);
-  if (h.stdout === '') return null;
-  expect(h.stdout.endsWith('\n')).toBe(true);
-  const body = h.stdout.slice(0, -1);
-  expect(body).not.toContain('\n');
-  const v = JSON.parse(body) as unknown;
-  expect(typeof v === 'object' && v !== null && !Array.isArray(v)).toBe(true);
-  return v as Record<string, unknown>;
+  return singleReply(h.stdout);
 }
 
-const PAYLOADS = {
-  cursor: {
-    pre: (command: string) => ({ hook_event_name: 'beforeShellExecution', command, cwd: '/p', workspace_roots: ['/p'] }),
-    post: (command: string) => ({ hook_event_name: 'postToolUse', tool_name: 'Shell', tool_input: { command }, cwd: '/p' }),
-  },
-  'claude-code': {
-    pre: (command: string) => ({ hook_event_name: 'PreToolUse', session_id: 's', cwd: '/p', tool_name: 'Bash', tool_input: { command } }),
-    post: (command: string) => ({ hook_event_name: 'PostToolUse', session_id: 's', cwd: '/p', tool_name: 'Bash', tool_input: { command } }),
-  },
-} as const;
+const PAYLOADS = SHELL_EVENTS;
 
 /** What to break before the hook runs, and what stderr must then say. */
 const TROUBLES: [string, () => void, RegExp][] = [

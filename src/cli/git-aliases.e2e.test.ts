@@ -5,14 +5,13 @@
  * `alias.pf = push --force` is denied like `git push --force`. Next to each, look-alikes that
  * stay allowed.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { bundle, decisionOf, hookDecision, shellEvent } from './e2e.testing.ts';
 
-let bundle: string;
 let root: string;
 let home: string;
 let repo: string;
@@ -25,7 +24,7 @@ const git = (cwd: string, ...args: string[]): void => {
 };
 
 beforeAll(() => {
-  bundle = ensureBuilt();
+  bundle();
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-alias-e2e-'));
   home = path.join(root, 'home');
   repo = path.join(root, 'repo');
@@ -59,24 +58,13 @@ const env = (): NodeJS.ProcessEnv => ({
 type Verdict = 'allow' | 'deny' | 'ask';
 
 function viaCheck(command: string, cwd: string): Verdict {
-  const r = spawnSync(process.execPath, [bundle, 'check', '--json', '--', command], { cwd, env: env(), encoding: 'utf8' });
-  return (JSON.parse(r.stdout) as { decision: string }).decision === 'nudge' ? 'allow' : (JSON.parse(r.stdout).decision as Verdict);
+  const decision = decisionOf(['check', '--json', '--', command], { cwd, env: env() });
+  return decision === 'nudge' ? 'allow' : (decision as Verdict);
 }
 
-function viaCursor(command: string, cwd: string): Verdict {
-  const payload = { hook_event_name: 'beforeShellExecution', command, cwd, conversation_id: 'c', workspace_roots: [cwd] };
-  const r = spawnSync(process.execPath, [bundle, '--driver', 'cursor'], { input: JSON.stringify(payload), cwd, env: env(), encoding: 'utf8' });
-  expect(r.status).toBe(0);
-  return ((JSON.parse(r.stdout) as { permission?: string }).permission ?? 'allow') as Verdict;
-}
-
-function viaClaude(command: string, cwd: string): Verdict {
-  const payload = { session_id: 's', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't' };
-  const r = spawnSync(process.execPath, [bundle, '--driver', 'claude-code'], { input: JSON.stringify(payload), cwd, env: env(), encoding: 'utf8' });
-  expect(r.status).toBe(0);
-  const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string } });
-  return (out.hookSpecificOutput?.permissionDecision ?? 'allow') as Verdict;
-}
+const via = (driver: 'claude-code' | 'cursor') => (command: string, cwd: string): Verdict => hookDecision(driver, shellEvent(driver, command, cwd), { cwd, env: env() }) as Verdict;
+const viaCursor = via('cursor');
+const viaClaude = via('claude-code');
 
 /** [where, command, verdict] */
 const ROWS: ['repo' | 'sub' | 'plain' | 'padded', string, Verdict][] = [

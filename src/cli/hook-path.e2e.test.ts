@@ -11,15 +11,14 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBundle, generateKeys, readPrivateKey } from '../packs/bundle.ts';
 import { BUILTIN_TEXTS_ID } from '../grammars/builtin-texts.ts';
-import { ensureBuilt } from './build.testing.ts';
+import { bundle, hook as runHook } from './e2e.testing.ts';
 
-let bundle: string;
 let shared: string;
 let root: string;
 let tracer: string;
 
 beforeAll(() => {
-  bundle = ensureBuilt();
+  bundle();
   shared = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-hookpath-'));
   tracer = path.join(shared, 'trace.cjs');
   // Records every module name require()d, including node_modules packages the bundle leaves external.
@@ -45,17 +44,9 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 function hook(payload: object): { stdout: string; loaded: string[] } {
   const out = path.join(root, `trace-${Math.random().toString(36).slice(2)}.json`);
-  const r = spawnSync(process.execPath, ['-r', tracer, bundle, '--driver', 'cursor'], {
-    input: JSON.stringify(payload),
-    encoding: 'utf8',
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      HOME: root,
-      BUCKLER_CONFIG_HOME: path.join(root, 'config'),
-      BUCKLER_STATE_HOME: path.join(root, 'state'),
-      TRACE_OUT: out,
-    },
-  });
+  // No BUCKLER_DATA_HOME: an installed bundle is found where a person's would be (~/.local/share).
+  const env = { PATH: process.env['PATH'] ?? '', HOME: root, BUCKLER_CONFIG_HOME: path.join(root, 'config'), BUCKLER_STATE_HOME: path.join(root, 'state'), TRACE_OUT: out };
+  const r = runHook('cursor', payload, { node: ['-r', tracer], env });
   expect(r.status).toBe(0);
   return { stdout: r.stdout, loaded: JSON.parse(fs.readFileSync(out, 'utf8')) as string[] };
 }
@@ -66,7 +57,7 @@ const allow = { ...deny, command: 'ls -la' };
 describe('hook path and the compiled-pack cache', () => {
   it('the hook bundle carries the builtin program data as texts made at build time, equal to the sources', () => {
     // scripts/build.mjs evaluates src/grammars/builtin-texts.ts: its id in dist/main.cjs is the one computed here.
-    const main = fs.readFileSync(path.join(path.dirname(bundle), 'main.cjs'), 'utf8');
+    const main = fs.readFileSync(path.join(path.dirname(bundle()), 'main.cjs'), 'utf8');
     expect(main).toContain(`"${BUILTIN_TEXTS_ID}"`);
   });
   it('cold: compiles with the YAML and TOML parsers, and answers', () => {

@@ -7,24 +7,12 @@
  * asserts how long anything took.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADAPTERS } from '../adapters/registry.ts';
-import { BUNDLE, ensureBuilt } from './build.testing.ts';
+import { bundle, e2eDir, homeEnv, SHELL_EVENTS, singleReply } from './e2e.testing.ts';
 
 const KILL_AFTER_MS = 20_000;
-let tmp = '';
-
-beforeAll(() => {
-  ensureBuilt();
-  tmp = mkdtempSync(path.join(tmpdir(), 'buckler-stdin-'));
-}, 120_000);
-
-afterAll(() => {
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const tmp = e2eDir('buckler-stdin-');
 
 interface Ended {
   code: number | null;
@@ -33,16 +21,7 @@ interface Ended {
   stderr: string;
 }
 
-function env(extra: Record<string, string>): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: tmp,
-    BUCKLER_CONFIG_HOME: path.join(tmp, 'config'),
-    BUCKLER_STATE_HOME: path.join(tmp, 'state'),
-    BUCKLER_DATA_HOME: path.join(tmp, 'data'),
-    ...extra,
-  };
-}
+const env = (extra: Record<string, string>): Record<string, string> => homeEnv(tmp, extra);
 
 /** `cleanup` runs when the hook has exited (so that whatever else holds its output goes too). */
 function collect(child: ReturnType<typeof spawn>, cleanup: () => void): Promise<Ended> {
@@ -64,7 +43,7 @@ function collect(child: ReturnType<typeof spawn>, cleanup: () => void): Promise<
 
 /** Spawns the hook with a socket as stdin, writes `text` and never ends stdin. */
 function hookOverSocket(args: string[], text: string, extra: Record<string, string>): Promise<Ended> {
-  const child = spawn(process.execPath, [BUNDLE, ...args], { env: env(extra), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bundle(), ...args], { env: env(extra), stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.on('error', () => undefined);
   if (text !== '') child.stdin.write(text);
   return collect(child, () => child.stdin.destroy());
@@ -76,7 +55,7 @@ function hookOverPipe(args: string[], text: string, extra: Record<string, string
   // writer (stdout to the pipe, stderr away) holds the pipe open.
   const script = `exec "$NODE" "$BUNDLE" "$@" < <({ printf '%s' "$EVENT"; sleep 60; } 2>/dev/null)`;
   const child = spawn('bash', ['-c', script, 'bash', ...args], {
-    env: env({ ...extra, EVENT: text, NODE: process.execPath, BUNDLE }),
+    env: env({ ...extra, EVENT: text, NODE: process.execPath, BUNDLE: bundle() }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -93,24 +72,10 @@ function hookOverPipe(args: string[], text: string, extra: Record<string, string
 function replyOf(h: Ended): Record<string, unknown> | null {
   expect(h.signal, `killed: no answer within ${KILL_AFTER_MS} ms\n${h.stderr}`).toBeNull();
   expect(h.code, h.stderr).toBe(0);
-  if (h.stdout === '') return null;
-  const lines = h.stdout.trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  const v = JSON.parse(lines[0] ?? '') as unknown;
-  expect(typeof v === 'object' && v !== null && !Array.isArray(v)).toBe(true);
-  return v as Record<string, unknown>;
+  return singleReply(h.stdout);
 }
 
-const PAYLOADS = {
-  cursor: {
-    pre: (command: string) => ({ hook_event_name: 'beforeShellExecution', command, cwd: '/p', workspace_roots: ['/p'] }),
-    post: (command: string) => ({ hook_event_name: 'postToolUse', tool_name: 'Shell', tool_input: { command }, cwd: '/p' }),
-  },
-  'claude-code': {
-    pre: (command: string) => ({ hook_event_name: 'PreToolUse', session_id: 's', cwd: '/p', tool_name: 'Bash', tool_input: { command } }),
-    post: (command: string) => ({ hook_event_name: 'PostToolUse', session_id: 's', cwd: '/p', tool_name: 'Bash', tool_input: { command } }),
-  },
-} as const;
+const PAYLOADS = SHELL_EVENTS;
 
 const blocks = (harness: string, h: Ended): boolean =>
   (ADAPTERS[harness] as (typeof ADAPTERS)[string]).isBlocking({ stdout: replyOf(h), exitCode: h.code ?? -1 });

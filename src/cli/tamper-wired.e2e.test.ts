@@ -12,23 +12,22 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './build.testing.ts';
+import { buckler, bundle } from './e2e.testing.ts';
 
 type D = 'allow' | 'ask' | 'deny';
 
 let tmp = '';
 let home = '';
 let project = '';
-let bundle = '';
 let env: NodeJS.ProcessEnv = {};
 
 function run(args: string[], cwd: string): void {
-  const r = spawnSync(process.execPath, [bundle, ...args], { env, cwd, encoding: 'utf8' });
+  const r = buckler(args, { env, cwd });
   if (r.status !== 0) throw new Error(`buckler ${args.join(' ')} failed (${r.status}): ${r.stderr}${r.stdout}`);
 }
 
 beforeAll(() => {
-  bundle = ensureBuilt();
+  bundle();
   tmp = mkdtempSync(path.join(tmpdir(), 'buckler-tamper-wired-'));
   home = path.join(tmp, 'home');
   project = path.join(home, 'project');
