@@ -5,12 +5,19 @@
 // decided in process by `evaluate` with the default packs (baseline, pre_shell_exec).
 //  - crash: `evaluate` threw (it turns a ShellParseError into a fail-closed deny, so anything
 //    thrown is a crash);
-//  - slow: an input over 50 ms, measured a second time to rule out a collector pause;
+//  - slow: an input over --slow-ms (default 50) of wall time, or with --clock cpu of CPU time
+//    (the process's user + system time: on a shared machine wall time also counts other
+//    processes), measured a second time to rule out a collector pause;
 // then the real-bash differential (scripts/fuzz-differential.mjs) on a sample of generated lines.
 // Only generated lines go to bash: mutated corpus text could do anything a shell can.
 //
+// --mix soup changes the inputs (same seeds): 15 % seeds as is, 55 % mutations, 30 % token soup,
+// and every 500th input grown to near 64 KiB by repeating a random piece (the shape of every
+// super-linear case found so far). --corpus FILE (repeatable) adds the strings of more JSON files.
+//
 // Usage: node scripts/fuzz-million.mjs [--count 1000000] [--seed 1] [--workers 2]
-//                                      [--differential 10000] [--json FILE]
+//                                      [--differential 10000] [--json FILE] [--slow-ms 50]
+//                                      [--clock wall|cpu] [--mix mutate|soup] [--corpus FILE]…
 // Exit 1 on a crash or a differential miss outside the known-misses list; slow inputs are
 // reported (and exit 1 with --strict-time).
 import { fork } from 'node:child_process';
@@ -22,13 +29,23 @@ import { cliDecisions, loadFuzzModules, report, runDifferential } from './fuzz-d
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const SHARED_CORPUS = '/work/shared/corpus/shell-snippets.json';
-const LIMIT_MS = 50;
 const MAX_BYTES = 64 * 1024;
 
 const argValue = (name, dflt) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
+/** Every value of a repeatable option. */
+const argValues = (name) => process.argv.flatMap((a, i) => (a === name && i + 1 < process.argv.length ? [process.argv[i + 1]] : []));
+const LIMIT_MS = Number(argValue('--slow-ms', '50'));
+const CLOCK = argValue('--clock', 'wall');
+const MIX = argValue('--mix', 'mutate');
+if (!['wall', 'cpu'].includes(CLOCK) || !['mutate', 'soup'].includes(MIX) || !(LIMIT_MS > 0)) {
+  console.error('fuzz-million: --clock takes wall or cpu, --mix mutate or soup, --slow-ms a positive number');
+  process.exit(2);
+}
+/** Milliseconds on the chosen clock. */
+const now = CLOCK === 'cpu' ? () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; } : () => performance.now();
 
 /** Every string in a JSON value (corpus entries, test tables), deduplicated. */
 function stringsOf(value, out) {
@@ -41,6 +58,7 @@ function seedInputs(m, seed) {
   const set = new Set();
   const files = fs.readdirSync(path.join(ROOT, 'src/shell/testdata')).filter((f) => f.endsWith('.json')).map((f) => path.join(ROOT, 'src/shell/testdata', f));
   if (fs.existsSync(SHARED_CORPUS)) files.push(SHARED_CORPUS);
+  for (const f of argValues('--corpus')) files.push(path.resolve(f));
   for (const f of files) stringsOf(JSON.parse(fs.readFileSync(f, 'utf8')), set);
   // Digests, paths and verdict words of the oracle files are strings too; they are harmless inputs.
   const corpus = [...set].filter((s) => s.length <= MAX_BYTES);
@@ -100,6 +118,33 @@ function mutate(rng, base, other) {
   return s.length > MAX_BYTES ? s.slice(0, MAX_BYTES) : s;
 }
 
+/** Token soup: 1 to 24 shell tokens in a row. */
+function soup(rng) {
+  let s = '';
+  for (let n = 1 + rng.int(24); n > 0; n--) s += rng.pick(TOKENS);
+  return s;
+}
+
+/** A piece of `s` repeated until the text is close to the 64 KiB limit. */
+function grow(rng, s) {
+  const from = rng.int(Math.max(1, s.length));
+  const piece = s.slice(from, from + 1 + rng.int(40)) || rng.pick(TOKENS);
+  const room = MAX_BYTES - s.length - 16;
+  if (room <= piece.length) return s;
+  return s.slice(0, from) + piece.repeat(Math.floor(room / Buffer.byteLength(piece))) + s.slice(from);
+}
+
+/** Input `i`: by default one in eight is a seed as is and the rest mutations; --mix soup as in the header. */
+function nextInput(rng, i, pool) {
+  const base = pool[rng.int(pool.length)];
+  if (MIX === 'mutate') return i % 8 === 0 ? base : mutate(rng, base, pool[rng.int(pool.length)]);
+  const r = rng.next();
+  if (i % 500 === 499) return grow(rng, r < 0.5 ? mutate(rng, base, pool[rng.int(pool.length)]) : soup(rng));
+  if (r < 0.15) return base;
+  if (r < 0.45) return soup(rng);
+  return mutate(rng, base, pool[rng.int(pool.length)]);
+}
+
 let m;
 
 /** One shard: inputs i with i % shards === shard. */
@@ -120,11 +165,9 @@ async function shard(k, shards, count, seed) {
   const started = performance.now();
   const decideOnce = (text) => m.evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command: text } }, policy);
   for (let i = k; i < count; i += shards) {
-    // One in eight inputs is a seed as is; the rest are mutations.
-    const base = pool[rng.int(pool.length)];
-    const text = i % 8 === 0 ? base : mutate(rng, base, pool[rng.int(pool.length)]);
+    const text = nextInput(rng, i, pool);
     bytes += text.length;
-    const t0 = performance.now();
+    const t0 = now();
     let out;
     try {
       out = decideOnce(text);
@@ -132,12 +175,12 @@ async function shard(k, shards, count, seed) {
       crashes.push({ input: text.slice(0, 2000), error: String(e?.stack ?? e).split('\n').slice(0, 4).join(' | ') });
       continue;
     }
-    const ms = performance.now() - t0;
+    const ms = now() - t0;
     decisions[out.decision]++;
     if (ms > LIMIT_MS) {
-      const t1 = performance.now();
+      const t1 = now();
       decideOnce(text);
-      const again = performance.now() - t1;
+      const again = now() - t1;
       if (again > LIMIT_MS) slow.push({ ms: Math.round(ms), again: Math.round(again), bytes: text.length, input: text, decision: out.decision, error: out.error?.code ?? null });
     }
     if (ms > maxMs) {
@@ -160,7 +203,8 @@ async function main() {
   const parts = await Promise.all(
     Array.from({ length: workers }, (_, k) =>
       new Promise((resolve, reject) => {
-        const child = fork(self, ['--shard', String(k), '--shards', String(workers), '--count', String(count), '--seed', String(seed)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+        const pass = ['--slow-ms', String(LIMIT_MS), '--clock', CLOCK, '--mix', MIX, ...argValues('--corpus').flatMap((f) => ['--corpus', f])];
+        const child = fork(self, ['--shard', String(k), '--shards', String(workers), '--count', String(count), '--seed', String(seed), ...pass], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
         child.on('message', resolve);
         child.on('exit', (code) => code !== 0 && reject(new Error(`shard ${k} exited with ${code}`)));
       }),
@@ -172,11 +216,11 @@ async function main() {
   const worst = parts.reduce((a, b) => (a.maxMs >= b.maxMs ? a : b));
   console.log(`in process: ${sum((p) => p.inputs)} inputs (${(sum((p) => p.bytes) / 1e6).toFixed(1)} MB; seeds: ${parts[0].seeds.corpus} corpus strings, ${parts[0].seeds.generated} generated lines), ${Math.max(...parts.map((p) => p.seconds)).toFixed(0)} s on ${workers} workers`);
   console.log(`  decisions: ${JSON.stringify(Object.fromEntries(Object.keys(parts[0].decisions).map((d) => [d, sum((p) => p.decisions[d])])))}`);
-  console.log(`  crashes: ${crashes.length}; over ${LIMIT_MS} ms twice: ${slow.length}; slowest first measurement ${worst.maxMs.toFixed(1)} ms`);
+  console.log(`  crashes: ${crashes.length}; over ${LIMIT_MS} ms (${CLOCK} clock, mix ${MIX}) twice: ${slow.length}; slowest first measurement ${worst.maxMs.toFixed(1)} ms`);
   for (const c of crashes.slice(0, 10)) console.log(`  CRASH ${JSON.stringify(c.input.slice(0, 200))}: ${c.error}`);
   for (const s of slow.slice(0, 10)) console.log(`  SLOW ${s.ms}/${s.again} ms, ${s.bytes} bytes, ${s.decision}${s.error ? ` (${s.error})` : ''}: ${JSON.stringify(s.input.slice(0, 120))}`);
 
-  const result = { count, seed, crashes, slow, differential: null };
+  const result = { count, seed, slowMs: LIMIT_MS, clock: CLOCK, mix: MIX, crashes, slow, differential: null };
   if (diffN > 0) {
     m = await loadFuzzModules();
     if (!m.bashAvailable()) console.log('differential: bash is not installed, skipped');
