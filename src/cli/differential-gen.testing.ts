@@ -578,3 +578,75 @@ export function probeCases(targets: readonly Target[], seed: number, opts: GenOp
   }
   return out;
 }
+
+// ---- wrapper chains ----------------------------------------------------------------------------
+
+/**
+ * Wrappers as their manuals spell them, `%` standing for the command (text inside quotes stays
+ * one line without quotes): option spellings the layers above do not use, and the interpreters
+ * that run a shell (python3, perl, node). `ns`: reaches programs by a reset PATH.
+ */
+const CHAIN_FORMS: ReadonlyArray<{ program: string; forms: readonly string[]; ns?: boolean }> = [
+  { program: 'env', forms: ['env %', 'env -i PATH="$PATH" %', 'env - PATH="$PATH" %', 'env -u HOME %', 'env --unset=HOME A=1 %', 'env -- %', 'env -S "%"'] },
+  { program: 'nice', forms: ['nice %', 'nice -n 5 %', 'nice -5 %', 'nice --adjustment=3 %', 'nice -n5 -- %'] },
+  { program: 'nohup', forms: ['nohup % 2>/dev/null', 'nohup -- % 2>/dev/null'] },
+  { program: 'timeout', forms: ['timeout 5 %', 'timeout -s KILL 5 %', 'timeout --kill-after=1 5s %', 'timeout -v 5 %'] },
+  { program: 'stdbuf', forms: ['stdbuf -oL %', 'stdbuf -i 0 -e0 %', 'stdbuf --output=L %'] },
+  { program: 'setsid', forms: ['setsid -w %', 'setsid --wait %'] },
+  { program: 'xargs', forms: ['echo | xargs -r %', 'echo | xargs %', 'echo x | xargs -I{} %', 'echo | xargs -0 -n 1 %'] },
+  { program: 'find', forms: ['find . -maxdepth 0 -exec % \\;', 'find . -maxdepth 0 -execdir % \\;'] },
+  { program: 'flock', forms: ['flock LOCK %', 'flock -w 5 LOCK %', 'flock LOCK -c "%"'] },
+  { program: 'taskset', forms: ['taskset 0x1 %', 'taskset -c 0 %'] },
+  { program: 'chrt', forms: ['chrt -o 0 %', 'chrt --other 0 %'] },
+  { program: 'ionice', forms: ['ionice -c 3 %', 'ionice -c2 -n7 %'] },
+  {
+    program: 'bash',
+    forms: ['bash -c "%"', 'bash -ec "%"', 'bash -oe pipefail -c "%"', 'bash -ocx pipefail "%" 2>/dev/null', 'bash -o pipefail -c "%"', 'bash --norc -c "%" arg0', 'echo "%" | bash', 'bash -s <<< "%"'],
+  },
+  { program: 'sh', forms: ['sh -c "%"', 'sh -xc "%" 2>/dev/null', 'echo "%" | sh -s'] },
+  { program: 'dash', forms: ['dash -c "%"'] },
+  { program: 'eval', forms: ['eval "%"', 'eval %'] },
+  { program: 'command', forms: ['command %'] },
+  { program: 'command', forms: ['command -p %'], ns: true },
+  { program: 'builtin', forms: ['builtin eval "%"'] },
+  { program: 'time', forms: ['time % 2>/dev/null', 'time -p % 2>/dev/null'] },
+  { program: 'script', forms: ['script -qc "%" /dev/null >/dev/null', 'script -q /dev/null -c "%" >/dev/null'] },
+  { program: 'python3', forms: [`python3 -c "import os; os.system('%')"`, `python3 -c "import subprocess as sp; sp.run('%', shell=True)"`, `python3 -c "from os import system; system('%')"`] },
+  { program: 'perl', forms: [`perl -e 'system("%")'`] },
+  { program: 'node', forms: [`node -e "require('child_process').execSync('%')"`] },
+];
+
+/** Shell builtins and keywords among CHAIN_FORMS: always there. */
+const CHAIN_BUILTINS = new Set(['eval', 'builtin', 'command', 'time']);
+
+/** The denied actions the chains wrap (each safe to run: only the faked git). */
+export const CHAIN_TARGETS: readonly string[] = ['git push -f origin main', 'git push --force', 'git push origin +main', 'git -C . push --force-with-lease=x -f'];
+
+/**
+ * `count` lines, each a denied git push inside a chain of one to three CHAIN_FORMS wrappers
+ * (those whose program `have` finds, or that are builtins), from one seed. `usable` names the
+ * wrappers that took part.
+ */
+export function chainCases(count: number, seed: number, have: (program: string) => boolean, opts: GenOptions): { cases: Case[]; usable: string[] } {
+  const targets = CHAIN_TARGETS.filter(safeToRun);
+  const usable = CHAIN_FORMS.filter((w) => (opts.ns || !w.ns) && (CHAIN_BUILTINS.has(w.program) || have(w.program)));
+  const rng = rngFrom(seed);
+  const cases: Case[] = [];
+  for (let n = 0; n < count; n++) {
+    const target = rng.pick(targets);
+    let line = target;
+    const features: string[] = [];
+    for (let depth = 1 + rng.int(3); depth > 0; depth--) {
+      const w = rng.pick(usable);
+      const form = rng.pick(w.forms);
+      // Text inside double quotes or single-quoted code: keep the inner command free of quotes.
+      if (/["']%|%["']/.test(form) && /["'\\]/.test(line)) continue;
+      // Forms with a pipe or redirection only wrap a simple command.
+      if (['xargs', 'script', 'nohup', 'time'].includes(w.program) && /[|<>]/.test(line)) continue;
+      line = form.replace('%', line);
+      features.push(`chain:${w.program}`);
+    }
+    cases.push({ line, tier: 'baseline', target, features });
+  }
+  return { cases, usable: [...new Set(usable.map((w) => w.program))] };
+}

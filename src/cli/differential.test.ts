@@ -27,7 +27,7 @@ import {
   type Judged,
   type Sandbox,
 } from './differential-bash.testing.ts';
-import { generateCases, loadTargets, safeToRun, simpleArgv, type Case } from './differential-gen.testing.ts';
+import { CHAIN_TARGETS, chainCases, generateCases, loadTargets, safeToRun, simpleArgv, type Case } from './differential-gen.testing.ts';
 
 const HAVE_BASH = bashAvailable();
 const SEED = 20261201;
@@ -59,6 +59,9 @@ async function run(cases: readonly Case[]): Promise<Judged[]> {
   return parts.flatMap((p, i) => p.map((c, k) => judge(c, results[i]![k]!, decide)));
 }
 
+/** Whether the sandbox's shell finds `program` (the worker's PATH, past the fakes). */
+const have = (program: string): boolean => spawnSync('sh', ['-c', `command -v ${program}`], { env: { PATH: '/usr/local/bin:/usr/bin:/bin' }, stdio: 'ignore' }).status === 0;
+
 const show = (j: Judged): string => `[${j.case.features.join(' ')}] ${JSON.stringify(j.case.line)} → ${j.decision}; bash ran: ${j.ran.join(' | ')}`;
 
 describe('targets are safe to run for real', () => {
@@ -80,6 +83,9 @@ describe('targets are safe to run for real', () => {
     'git push "unterminated',
   ])('%s never reaches bash', (t) => {
     expect(safeToRun(t)).toBe(false);
+  });
+  it.each(CHAIN_TARGETS)('wrapper-chain target %s runs', (t) => {
+    expect(safeToRun(t)).toBe(true);
   });
   it('loadTargets keeps none of a pack example that is not', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-targets-'));
@@ -191,6 +197,17 @@ describe.skipIf(!HAVE_BASH)(`real bash${HAVE_BASH ? '' : ' (skipped: bash is not
     // The generator and the fakes work: most lines really ran a denied action.
     expect(s.counts.caught + s.counts.asked + s.counts.miss).toBeGreaterThan(COUNT * 0.6);
     expect(s.unexpected.map(show)).toEqual([]);
+  }, 300_000);
+
+  it('random wrapper chains in the manuals\' spellings (1–3 deep, interpreters too): no denied action ran while Buckler allowed the line', async () => {
+    const { cases, usable } = chainCases(150, SEED, have, { ns });
+    const judged = await run(cases);
+    const s = summarize(judged);
+    console.log(`wrapper chains (seed ${SEED}, ${cases.length} lines; ${usable.join(' ')}): caught ${s.counts.caught}, asked ${s.counts.asked}, missed ${s.counts.miss}, quiet ${s.counts.quiet}`);
+    expect(judged.filter((j) => j.outcome === 'miss').map(show)).toEqual([]);
+    // The generator must mostly produce lines bash runs to the end (else it tests nothing).
+    expect(judged.filter((j) => j.ran.length > 0).length).toBeGreaterThan(cases.length / 2);
+    expect(usable.length).toBeGreaterThan(10);
   }, 300_000);
 
   describe('each miss class still misses (remove the class once it is fixed)', () => {
