@@ -4,17 +4,16 @@
  * and each command's own decision; `--json` prints the full PolicyOutput instead.
  * Exit 0 allow/nudge, 1 deny/ask, 2 error.
  */
-import { POLICY_IO_VERSION, TRIGGERS, type Decision, type PolicyInput, type PolicyOutput, type Trigger } from '../core/contract.ts';
+import { POLICY_IO_VERSION, TRIGGERS, type Decision, type PolicyOutput, type Trigger } from '../core/contract.ts';
 import { evaluate } from '../core/evaluate.ts';
-import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { rulesProject } from './project.ts';
 import { checkTier, parseCommandWords } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
-import { actionContext } from './action-context.ts';
 import { recordDecision } from './audit.ts';
+import { placeInput, WHERE_OPTIONS, whereOf, withPolicyEnv } from './command-input.ts';
 import { processPaths, processUid } from './process-paths.ts';
 import type { CliIO } from './io.ts';
 
@@ -53,10 +52,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     {
       trigger: { type: 'string' },
       tier: { type: 'string' },
-      tool: { type: 'string' },
-      cwd: { type: 'string' },
-      home: { type: 'string' },
-      project: { type: 'string', multiple: true },
+      ...WHERE_OPTIONS,
       json: { type: 'boolean' },
       audit: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -82,31 +78,17 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const command = positionals.join(' ');
 
-  const where = { cwd: values.cwd as string | undefined, home: values.home as string | undefined, project: values.project as string[] | undefined };
-  for (const [k, v] of Object.entries(where)) {
-    const bad = (Array.isArray(v) ? v : v === undefined ? [] : [v]).find((d) => !d.startsWith('/'));
-    if (bad !== undefined) {
-      io.err(`buckler check: --${k} must be an absolute path, not '${bad}'\n`);
-      return 2;
-    }
+  const where = whereOf(values);
+  if (typeof where === 'string') {
+    io.err(`buckler check: ${where}\n`);
+    return 2;
   }
   const cwd = where.cwd ?? io.cwd;
-  const input: PolicyInput = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command, cwd } };
-  input.context = {};
-  if (where.home !== undefined) input.context.home = where.home;
-  if (where.project !== undefined) input.context.project_roots = where.project;
-  input.context = actionContext(input, { env: io.env, cwd });
+  let input = placeInput({ policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command, cwd } }, where, io);
   const project = rulesProject(input.context);
   const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid(), ...(project === undefined ? {} : { project }) });
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
-  const tool = values.tool as string | undefined;
-  if (tool !== undefined) input.tool = { name: tool };
-  const env: Record<string, string> = {};
-  for (const k of [...loaded.policy.env_keys, ...BYPASS_VARS]) {
-    const v = io.env[k];
-    if (v !== undefined) env[k] = v;
-  }
-  if (Object.keys(env).length > 0) input.env = env;
+  input = withPolicyEnv(input, loaded.policy.env_keys, io);
   const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), paths: true });
 
   if (values.audit) recordDecision(io, { input, output, harness: 'cli' });

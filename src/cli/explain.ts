@@ -14,7 +14,6 @@ import { getAdapter, adapterForPayload, DEFAULT_DRIVER, HARNESS_NAMES } from '..
 import { POLICY_IO_VERSION, PolicyError, TRIGGERS, type Decision, type PolicyInput, type Trigger } from '../core/contract.ts';
 import { explain, type ConditionTrace, type Explanation, type RuleTrace } from '../core/explain.ts';
 import { parsePolicyInput } from '../core/input.ts';
-import { BYPASS_VARS } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
 import { formatProblem } from '../packs/problems.ts';
 import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
@@ -25,7 +24,7 @@ import { gitAliasReader } from './git-config.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
-import { actionContext } from './action-context.ts';
+import { placeInput, WHERE_OPTIONS, whereOf, withPolicyEnv } from './command-input.ts';
 
 export const EXPLAIN_HELP = `Usage: buckler explain [options] <command line>
        buckler explain [options] -i FILE|- [--driver NAME]
@@ -64,10 +63,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       driver: { type: 'string' },
       trigger: { type: 'string' },
       tier: { type: 'string' },
-      tool: { type: 'string' },
-      cwd: { type: 'string' },
-      home: { type: 'string' },
-      project: { type: 'string', multiple: true },
+      ...WHERE_OPTIONS,
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -100,19 +96,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     input = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command: positionals.join(' '), cwd: (values.cwd as string | undefined) ?? io.cwd } };
   }
   // Where the command stands: --home / --project / --cwd, else as a hook would see it.
-  const where = { cwd: values.cwd as string | undefined, home: values.home as string | undefined, project: values.project as string[] | undefined };
-  for (const [k, v] of Object.entries(where)) {
-    const bad = (Array.isArray(v) ? v : v === undefined ? [] : [v]).find((d) => !d.startsWith('/'));
-    if (bad !== undefined) return fail(`--${k} must be an absolute path, not '${bad}'`);
-  }
-  const given = { ...input.context };
-  if (where.cwd !== undefined) given.cwd = where.cwd;
-  if (where.home !== undefined) given.home = where.home;
-  if (where.project !== undefined) given.project_roots = where.project;
-  input = { ...input, context: given };
-  input = { ...input, context: actionContext(input, { env: io.env, cwd: where.cwd ?? io.cwd }) };
-  const tool = values.tool as string | undefined;
-  if (tool !== undefined) input = { ...input, tool: { ...input.tool, name: tool } };
+  const where = whereOf(values);
+  if (typeof where === 'string') return fail(where);
+  input = placeInput(input, where, io);
 
   const opts: RuntimeOptions = { examples: false, uid: processUid() };
   if (tier) opts.tier = tier;
@@ -120,12 +106,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (project !== undefined) opts.project = project;
   const report = await loadPolicyReport(processPaths(io.env), opts);
   for (const w of report.warnings) io.err(`buckler: ${w}\n`);
-  const env: Record<string, string> = { ...input.env };
-  for (const k of [...report.policy.env_keys, ...BYPASS_VARS]) {
-    const v = io.env[k];
-    if (v !== undefined && env[k] === undefined) env[k] = v;
-  }
-  if (Object.keys(env).length > 0) input = { ...input, env };
+  input = withPolicyEnv(input, report.policy.env_keys, io);
   const cwd = input.shell?.cwd ?? io.cwd;
   const origins = new Map(report.sources.flatMap((s) => s.packs.map((p) => [p.pack.file, p.origin] as const)));
   const known = report.known.map((k) => {
