@@ -19,7 +19,7 @@ import { INSTALLERS } from '../installers/registry.ts';
 import { readStatus, type ConfigStatus } from '../installers/status.ts';
 import { formatProblem } from '../packs/problems.ts';
 import { auditHealth } from '../audit/append.ts';
-import { shortKey } from '../packs/bundle.ts';
+import { compareVersions, shortKey } from '../packs/bundle.ts';
 import { checkRuntimeCache, loadPolicyReport, type PolicyReport } from '../packs/runtime.ts';
 import { harnessConfigFile, harnessHomeDir, resolvePaths, type PathContext, type Scope } from '../paths.ts';
 import { parseCommandArgs } from './evaluate.ts';
@@ -83,17 +83,6 @@ function cliVersion(installer: HarnessInstaller, env: CliIO['env']): string | nu
   });
   if (r.error !== undefined || r.status !== 0) return null;
   return /\d+\.\d+\.\d+/.exec(r.stdout)?.[0] ?? null;
-}
-
-/** -1, 0 or 1, comparing dotted numbers. */
-export function compareVersions(a: string, b: string): number {
-  const x = a.split('.').map(Number);
-  const y = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const d = (x[i] ?? 0) - (y[i] ?? 0);
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-  return 0;
 }
 
 /** Runs a wired hook command the way the harness does (through the shell) with `event` on stdin. */

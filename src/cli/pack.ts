@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { acquireLock, LockBusyError } from '../files/lock.ts';
-import { compareBundleVersions, createBundle, generateKeys, isBundleName, MAX_BUNDLE_BYTES, readPrivateKey, shortKey } from '../packs/bundle.ts';
+import { compareVersions, createBundle, generateKeys, isBundleName, MAX_BUNDLE_BYTES, readPrivateKey, shortKey } from '../packs/bundle.ts';
 import { formatProblem, type Problem } from '../packs/problems.ts';
 import { loadPolicyReport, type PolicyReport } from '../packs/runtime.ts';
 import { builtinPacksDir, type Paths } from '../paths.ts';
@@ -207,7 +207,7 @@ async function check(paths: Paths, bytes: Uint8Array, opts: { allowDowngrade: bo
     throw new PackError(`refused (invalid): its packs have errors:\n${errors.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
   }
   const current = peek(installed(paths, loaded.name).file);
-  if (current !== null && compareBundleVersions(loaded.version, current.version) < 0 && !opts.allowDowngrade) {
+  if (current !== null && compareVersions(loaded.version, current.version) < 0 && !opts.allowDowngrade) {
     throw new PackError(`refused (downgrade): version ${loaded.version} is older than the installed ${current.version} (--allow-downgrade to install it anyway)`);
   }
   return loaded;

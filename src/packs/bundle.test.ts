@@ -6,7 +6,7 @@ import { createPrivateKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   BundleRefused,
-  compareBundleVersions,
+  compareVersions,
   createBundle,
   generateKeys,
   readPrivateKey,
@@ -111,7 +111,7 @@ describe('keys and versions', () => {
     ['1.2', '1.2.0', 0],
     ['2.0.0', '10.0.0', -1],
   ])('%s vs %s', (a, b, want) => {
-    expect(compareBundleVersions(a, b)).toBe(want);
+    expect(compareVersions(a, b)).toBe(want);
   });
 
   it('config.toml [bundles] trusted_keys: keys kept, malformed entries warned about', () => {

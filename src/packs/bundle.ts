@@ -90,8 +90,8 @@ const sha256 = (data: string | Uint8Array): string => createHash('sha256').updat
 export const isBundleName = (s: string): boolean => NAME.test(s) && s !== '.' && s !== '..';
 export const isBundleVersion = (s: string): boolean => VERSION.test(s);
 
-/** -1, 0 or 1, comparing dotted numbers (`1.10.0` > `1.9.3`). */
-export function compareBundleVersions(a: string, b: string): number {
+/** -1, 0 or 1, comparing dotted numbers (`1.10.0` > `1.9.3`): bundle versions, harness versions. */
+export function compareVersions(a: string, b: string): number {
   const x = a.split('.').map(Number);
   const y = b.split('.').map(Number);
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
