@@ -5,7 +5,7 @@
  */
 import type { PolicyOutput } from '../../core/contract.ts';
 import type { NativeReply } from '../adapter.ts';
-import { eventNameOf } from '../payload.ts';
+import { eventShape, type ShapeSpec } from '../claude-shaped.ts';
 import { agentMessage, contextText, personMessage } from '../reply.ts';
 import { CLAUDE_CODE_EVENTS, type ClaudeCodeReply } from './types.ts';
 
@@ -18,30 +18,28 @@ type Shape =
   | 'none' // nothing Buckler uses
   | 'unknown'; // an event newer than 2.1.332: only the universal keys
 
-const SHAPES: Readonly<Partial<Record<string, Shape>>> = {
-  PreToolUse: 'tool',
-  PreSkillShellCommand: 'skill',
-  PermissionRequest: 'permission',
-  UserPromptSubmit: 'prompt',
-  PostToolUse: 'context',
-  PostToolUseFailure: 'context',
-  PostToolBatch: 'context',
-  SessionStart: 'context',
-  SubagentStart: 'context',
-  Setup: 'context',
-  Notification: 'context',
+const SHAPES: ShapeSpec<Shape> = {
+  events: CLAUDE_CODE_EVENTS,
+  // Unreadable: answer as for the event Buckler gates before an action.
+  unreadable: { event: 'PreToolUse', shape: 'tool' },
+  unknown: 'unknown',
+  shapes: {
+    PreToolUse: 'tool',
+    PreSkillShellCommand: 'skill',
+    PermissionRequest: 'permission',
+    UserPromptSubmit: 'prompt',
+    PostToolUse: 'context',
+    PostToolUseFailure: 'context',
+    PostToolBatch: 'context',
+    SessionStart: 'context',
+    SubagentStart: 'context',
+    Setup: 'context',
+    Notification: 'context',
+  },
 };
 
-function eventOf(raw: unknown): { event: string; shape: Shape } {
-  const event = eventNameOf(raw, 'hook_event_name');
-  // Unreadable: answer as for the event Buckler gates before an action.
-  if (event === undefined) return { event: 'PreToolUse', shape: 'tool' };
-  if (!(CLAUDE_CODE_EVENTS as readonly string[]).includes(event)) return { event, shape: 'unknown' };
-  return { event, shape: SHAPES[event] ?? 'none' };
-}
-
 export function claudeCodeIsBeforeAction(raw: unknown): boolean {
-  const { shape } = eventOf(raw);
+  const { shape } = eventShape(raw, SHAPES);
   return shape !== 'context' && shape !== 'none';
 }
 
@@ -90,7 +88,7 @@ function reply(output: PolicyOutput, event: string, shape: Shape): ClaudeCodeRep
 }
 
 export function adaptClaudeCodeOutput(output: PolicyOutput, raw: unknown): NativeReply {
-  const { event, shape } = eventOf(raw);
+  const { event, shape } = eventShape(raw, SHAPES);
   return { stdout: reply(output, event, shape) as Record<string, unknown> | null, exitCode: 0 };
 }
 
