@@ -12,7 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT } from './build.testing.ts';
+import { ROOT } from './build.testing.ts';
+import { buckler } from './e2e.testing.ts';
 import {
   bashAvailable,
   createSandbox,
@@ -223,13 +224,12 @@ describe.skipIf(!HAVE_BASH)(`real bash${HAVE_BASH ? '' : ' (skipped: bash is not
 
 describe('the built CLI decides as the in-process path', () => {
   it('on a sample of generated lines', () => {
-    const bundle = ensureBuilt();
     const home = path.join(tmp, 'cli');
     const env = { PATH: process.env.PATH, HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'c'), BUCKLER_STATE_HOME: path.join(home, 's'), BUCKLER_DATA_HOME: path.join(home, 'd') };
     const sample = generateCases(loadTargets(path.join(ROOT, 'packs')), 12, SEED + 1, { ns: true });
     for (const c of sample) {
       const input = JSON.stringify({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command: c.line } });
-      const r = spawnSync(process.execPath, [bundle, 'evaluate', '--tier', c.tier], { input, env, encoding: 'utf8', timeout: 30_000 });
+      const r = buckler(['evaluate', '--tier', c.tier], { stdin: input, env, timeout: 30_000 });
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).decision, c.line).toBe(decide(c.line, c.tier));
     }

@@ -27,6 +27,11 @@ export interface RunOptions {
   maxBuffer?: number;
   /** Node options before the bundle (`-r tracer.cjs`). */
   node?: readonly string[];
+  /** Another copy of the bundle to run (default: dist/buckler.cjs, built when stale). */
+  bundle?: string;
+  /** Run as this user and group (tests that drop root). */
+  uid?: number;
+  gid?: number;
 }
 
 let built = false;
@@ -45,19 +50,21 @@ function spawnOptions(opts: RunOptions): SpawnSyncOptions {
   if (opts.env !== undefined) o.env = opts.env;
   if (opts.timeout !== undefined) o.timeout = opts.timeout;
   if (opts.maxBuffer !== undefined) o.maxBuffer = opts.maxBuffer;
+  if (opts.uid !== undefined) o.uid = opts.uid;
+  if (opts.gid !== undefined) o.gid = opts.gid;
   return o;
 }
 
 /** Runs `buckler ARGS` and waits for it. */
 export function buckler(args: readonly string[], opts: RunOptions = {}): Ran {
-  const r = spawnSync(process.execPath, [...(opts.node ?? []), bundle(), ...args], spawnOptions(opts));
+  const r = spawnSync(process.execPath, [...(opts.node ?? []), opts.bundle ?? bundle(), ...args], spawnOptions(opts));
   return { status: r.status, stdout: r.stdout as string, stderr: r.stderr as string };
 }
 
 /** Runs `buckler ARGS` without blocking this process (a server in it must answer meanwhile). */
 export function bucklerAsync(args: readonly string[], opts: RunOptions = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(opts.node ?? []), bundle(), ...args], { ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }), ...(opts.env === undefined ? {} : { env: opts.env }) });
+    const child = spawn(process.execPath, [...(opts.node ?? []), opts.bundle ?? bundle(), ...args], { ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }), ...(opts.env === undefined ? {} : { env: opts.env }) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -1,21 +1,18 @@
 // `buckler hooks merge` under concurrency, end to end: 20 merges of the built bundle run at once
 // while a "user" keeps adding entries to the same config. Counts what survives. Bounded: 20
 // merges, 30 user edits, no timing assertions.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { packageRoot } from '../paths.ts';
+import { BUNDLE } from './build.testing.ts';
+import { bundle } from './e2e.testing.ts';
 
-const ROOT = packageRoot();
-const BUNDLE = path.join(ROOT, 'dist', 'buckler.cjs');
 const MERGES = 20;
 const USER_EDITS = 30;
 
-beforeAll(() => {
-  if (!fs.existsSync(BUNDLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
-});
+beforeAll(() => void bundle(), 120_000);
 
 let home: string;
 beforeEach(() => {

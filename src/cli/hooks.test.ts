@@ -4,15 +4,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, it, expect } from 'vitest';
-import { packageRoot } from '../paths.ts';
+import { BUNDLE, ROOT } from './build.testing.ts';
+import { buckler as run, bundle } from './e2e.testing.ts';
 
-const ROOT = packageRoot();
-const BUNDLE = path.join(ROOT, 'dist', 'buckler.cjs');
 const DEFAULT_CMD = (harness: string) => `'${process.execPath}' '${fs.realpathSync(BUNDLE)}' --driver ${harness}`;
 
-beforeAll(() => {
-  if (!fs.existsSync(BUNDLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
-});
+beforeAll(() => void bundle(), 120_000);
 
 let home: string;
 beforeEach(() => {
@@ -40,14 +37,9 @@ interface Extra {
 
 function buckler(given: string[], extra: Extra = {}): Result {
   const args = extra.asIs || given.length === 0 || given.some((a) => a.startsWith('--harness') || a === '-h' || a === '--help') ? given : ['--harness', 'cursor', ...given];
-  const r = spawnSync(process.execPath, [extra.bundle ?? BUNDLE, 'hooks', ...args], {
-    cwd: home,
-    encoding: 'utf8',
-    ...(extra.uid === undefined ? {} : { uid: extra.uid }),
-    ...(extra.gid === undefined ? {} : { gid: extra.gid }),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...extra.env },
-  });
-  return { code: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+  const { env, uid, gid, bundle: copy } = extra;
+  const r = run(['hooks', ...args], { cwd: home, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...env }, ...(uid === undefined ? {} : { uid }), ...(gid === undefined ? {} : { gid }), ...(copy === undefined ? {} : { bundle: copy }) });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 function listing(dir: string): string[] {

@@ -3,20 +3,20 @@
  * a hook run, not by other commands; a corrupt cache is rejected by V8 and rewritten; a missing
  * bundle fails closed with one line and exit 2. Runs on a private copy of dist/ and packs/.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, ensureBuilt } from './build.testing.ts';
+import { ROOT } from './build.testing.ts';
+import { buckler, bundle } from './e2e.testing.ts';
 
 let root = '';
 let entry: string;
 let cache: string;
 
 beforeAll(() => {
-  ensureBuilt();
+  bundle();
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-loader-'));
   fs.mkdirSync(path.join(root, 'dist'));
   for (const f of fs.readdirSync(path.join(ROOT, 'dist'))) {
@@ -32,7 +32,7 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const env = () => ({ PATH: process.env['PATH'] ?? '', HOME: root, BUCKLER_CONFIG_HOME: path.join(root, 'c'), BUCKLER_STATE_HOME: path.join(root, 's') });
-const run = (args: string[], input = '') => spawnSync(process.execPath, [entry, ...args], { input, env: env(), encoding: 'utf8' });
+const run = (args: string[], input = '') => buckler(args, { bundle: entry, stdin: input, env: env() });
 const event = JSON.stringify({ hook_event_name: 'beforeShellExecution', command: 'git push --force origin main', cwd: root });
 
 describe('the loader and its V8 code cache', () => {
