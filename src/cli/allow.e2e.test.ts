@@ -4,11 +4,9 @@
 // records the grant and the use. No timing assertions.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox } from '../test-home.testing.ts';
-import { buckler, bundle, hook as runHook, type Ran } from './e2e.testing.ts';
+import { buckler, bundle, hook as runHook, sandboxProject, type Ran } from './e2e.testing.ts';
 
 beforeAll(() => void bundle(), 120_000);
 
@@ -16,10 +14,7 @@ let root: string;
 let env: Record<string, string>;
 let project: string;
 beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-allow-')));
-  env = { PATH: process.env.PATH ?? '', ...createSandbox(root) };
-  project = path.join(env.HOME as string, 'proj');
-  fs.mkdirSync(path.join(project, '.git'), { recursive: true });
+  ({ root, env, project } = sandboxProject('buckler-allow-'));
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 

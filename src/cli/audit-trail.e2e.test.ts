@@ -3,11 +3,9 @@
 // contents never recorded; a person's `check` not recorded unless asked; log filters, stats
 // and replay under another policy.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox } from '../test-home.testing.ts';
-import { buckler, bundle, hook as runHook, type Ran } from './e2e.testing.ts';
+import { buckler, bundle, hook as runHook, sandboxProject, type Ran } from './e2e.testing.ts';
 
 beforeAll(() => void bundle(), 120_000);
 
@@ -17,10 +15,7 @@ let project: string;
 let log: string;
 let configHome: string;
 beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-trail-')));
-  env = { PATH: process.env.PATH ?? '', ...createSandbox(root) };
-  project = path.join(env.HOME as string, 'proj');
-  fs.mkdirSync(path.join(project, '.git'), { recursive: true });
+  ({ root, env, project } = sandboxProject('buckler-trail-'));
   fs.mkdirSync(path.join(project, 'src'));
   const state = env.BUCKLER_STATE_HOME ?? path.join(env.XDG_STATE_HOME as string, 'buckler');
   log = path.join(state, 'audit.jsonl');

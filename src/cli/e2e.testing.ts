@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { createSandbox } from '../test-home.testing.ts';
 import { BUNDLE, ensureBuilt } from './build.testing.ts';
 
 /** How a run ended. */
@@ -171,6 +172,24 @@ export function checkJson(command: string, home: string, opts: RunOptions = {}):
 /** A check's decision and rule alone. */
 export function pick(c: Checked): { decision: string; rule: string | null } {
   return { decision: c.decision, rule: c.rule };
+}
+
+/** A test's own sandboxed home (test-home.testing.ts) holding a git project. */
+export interface SandboxProject {
+  /** Remove it after the test. */
+  root: string;
+  /** PATH plus every location Buckler and the harnesses use, inside `root`. */
+  env: Record<string, string>;
+  /** `~/proj`, with a `.git` directory. */
+  project: string;
+}
+
+export function sandboxProject(prefix: string): SandboxProject {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...createSandbox(root) };
+  const project = path.join(env.HOME as string, 'proj');
+  fs.mkdirSync(path.join(project, '.git'), { recursive: true });
+  return { root, env, project };
 }
 
 /**

@@ -4,32 +4,24 @@
 // the files makes them untrusted again, the agent cannot trust, the compiled-pack cache follows
 // edits, and a malformed, oversized or symlinked file makes every action ask (never switches
 // Buckler off). No timing assertions.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox } from '../test-home.testing.ts';
-import { ensureBuilt, ROOT } from './build.testing.ts';
+import { ROOT } from './build.testing.ts';
+import { buckler, bundle, hook as runHook, sandboxProject, type Ran } from './e2e.testing.ts';
 
 const explainSchema = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/contracts/explain.schema.json'), 'utf8')) as object);
 
-let BUNDLE: string;
-beforeAll(() => {
-  BUNDLE = ensureBuilt();
-});
+beforeAll(() => void bundle(), 120_000);
 
 let root: string;
 let env: Record<string, string>;
 let project: string;
 let rulesDir: string;
 beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-project-rules-')));
-  env = { PATH: process.env.PATH ?? '', ...createSandbox(root) };
-  project = path.join(env.HOME as string, 'proj');
+  ({ root, env, project } = sandboxProject('buckler-project-rules-'));
   rulesDir = path.join(project, '.buckler', 'rules.d');
-  fs.mkdirSync(path.join(project, '.git'), { recursive: true });
   fs.mkdirSync(rulesDir, { recursive: true });
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -88,16 +80,14 @@ interface Reply {
 /** One Cursor hook for a shell command in the project (the agent's side). */
 function hook(command: string, cwd = project): Reply & { stderr: string } {
   const event = JSON.stringify({ hook_event_name: 'beforeShellExecution', conversation_id: 'c1', generation_id: `g-${Math.random()}`, command, cwd, workspace_roots: [project] });
-  const r = spawnSync(process.execPath, [BUNDLE, '--driver', 'cursor'], { input: event, env, cwd: project, encoding: 'utf8' });
+  const r = runHook('cursor', event, { env, cwd: project });
   expect(r.status, r.stderr).toBe(0);
   const reply = JSON.parse(r.stdout) as { permission?: string };
   return { ...reply, permission: reply.permission ?? 'allow', stderr: r.stderr };
 }
 
 /** The person's own terminal. */
-function cli(args: string[], cwd = project): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, [BUNDLE, ...args], { env, cwd, encoding: 'utf8' });
-}
+const cli = (args: string[], cwd = project): Ran => buckler(args, { env, cwd });
 
 describe('project rules (built CLI)', () => {
   it('untrusted: deny and ask apply at once; allow, a high-priority nudge and programs: never loosen', () => {
@@ -200,7 +190,7 @@ describe('project rules (built CLI)', () => {
     const other = path.join(env.HOME as string, 'other');
     fs.mkdirSync(path.join(other, '.git'), { recursive: true });
     const event = JSON.stringify({ hook_event_name: 'beforeShellExecution', conversation_id: 'c1', generation_id: 'o1', command: 'make release', cwd: other, workspace_roots: [other] });
-    const r = spawnSync(process.execPath, [BUNDLE, '--driver', 'cursor'], { input: event, env, cwd: other, encoding: 'utf8' });
+    const r = runHook('cursor', event, { env, cwd: other });
     expect((JSON.parse(r.stdout) as { permission?: string }).permission ?? 'allow').toBe('allow');
     expect(caches()).toContain('policy-config.json');
   });
