@@ -1,22 +1,18 @@
 // `buckler hooks --harness opencode` on real files (the built bundle, a temporary HOME), and the
 // plugin module it writes, loaded and driven the way OpenCode 1.18.33 calls it
 // (`tool.execute.before(input, output)` / `tool.execute.after(input, output)`).
-import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderPlugin } from '../installers/opencode/plugin.ts';
-import { packageRoot } from '../paths.ts';
+import { BUNDLE } from './build.testing.ts';
+import { buckler as run, bundle } from './e2e.testing.ts';
 
-const ROOT = packageRoot();
-const BUNDLE = path.join(ROOT, 'dist', 'buckler.cjs');
 const COMMAND = `'${process.execPath}' '${fs.realpathSync(BUNDLE)}' --driver opencode`;
 
-beforeAll(() => {
-  if (!fs.existsSync(BUNDLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
-});
+beforeAll(() => void bundle(), 120_000);
 
 let home: string;
 beforeEach(() => {
@@ -27,8 +23,8 @@ afterEach(() => {
 });
 
 function buckler(args: string[], env: Record<string, string> = {}): { code: number | null; out: string } {
-  const r = spawnSync(process.execPath, [BUNDLE, 'hooks', ...args], { cwd: home, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...env } });
-  return { code: r.status, out: String(r.stdout) + String(r.stderr) };
+  const r = run(['hooks', ...args], { cwd: home, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...env } });
+  return { code: r.status, out: r.stdout + r.stderr };
 }
 
 const userFile = (): string => path.join(home, '.config', 'opencode', 'plugins', 'buckler.js');
