@@ -186,14 +186,7 @@ describe('agent-fs through the hook drivers', () => {
   it('knows where it stands: the workspace root deep in home is the project; $TMPDIR from the hook\'s environment', () => {
     const strict = { ...env, BUCKLER_CONFIG_HOME: path.join(tmp, 'strict') };
     const decide = (driver: 'claude-code' | 'cursor', command: string, cwd: string, e: NodeJS.ProcessEnv): D => {
-      const payload =
-        driver === 'claude-code'
-          ? { session_id: 's', transcript_path: '/t', cwd, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'u' }
-          : { conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeShellExecution', workspace_roots: [cwd], command, cwd };
-      const r = spawnSync(process.execPath, [bundle, '--driver', driver], { env: e, input: JSON.stringify(payload), encoding: 'utf8' });
-      const out = r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, unknown>);
-      if (driver === 'cursor') return ((out['permission'] as string | undefined) ?? 'allow') as D;
-      return ((out['hookSpecificOutput'] as { permissionDecision?: string } | undefined)?.permissionDecision ?? 'allow') as D;
+      return hookDecision(driver, shellEvent(driver, command, cwd), { env: e }) as D;
     };
     // Cursor names its workspace root; for Claude Code the project is the git top-level above
     // cwd, else cwd (none exists here: cwd).

@@ -70,8 +70,12 @@ export function bucklerAsync(args: readonly string[], opts: RunOptions = {}): Pr
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = opts.timeout === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), opts.timeout);
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
     child.stdin.end(opts.stdin ?? '');
   });
 }
