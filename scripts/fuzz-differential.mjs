@@ -115,8 +115,10 @@ export function report(m, title, s, out = console.log) {
 
 async function main() {
   const m = await loadFuzzModules();
-  if (!m.bashAvailable()) {
-    console.log('fuzz-differential: bash is not installed; nothing to compare with');
+  const refusal = m.bashRefusal(m.namespacesAvailable());
+  if (refusal !== null) {
+    console.log(`fuzz-differential: ${refusal}; nothing to compare with`);
+    process.exitCode = 1;
     return;
   }
   const count = Number(argValue('--count', '10000'));

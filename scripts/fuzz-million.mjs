@@ -223,8 +223,11 @@ async function main() {
   const result = { count, seed, slowMs: LIMIT_MS, clock: CLOCK, mix: MIX, crashes, slow, differential: null };
   if (diffN > 0) {
     m = await loadFuzzModules();
-    if (!m.bashAvailable()) console.log('differential: bash is not installed, skipped');
-    else {
+    const refusal = m.bashRefusal(m.namespacesAvailable());
+    if (refusal !== null) {
+      console.log(`differential: ${refusal}; skipped`);
+      process.exitCode = 1;
+    } else {
       const home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-million-diff-'));
       const decide = await m.policyDecider(path.join(ROOT, 'packs'), home);
       const ns = m.namespacesAvailable();

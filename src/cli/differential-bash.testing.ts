@@ -15,9 +15,16 @@
  * Where user namespaces work (`unshare -rnm`), each batch runs with no network, and real paths
  * are covered too: /usr/bin/git and every installed stand-in are bind-mounted fakes and
  * /usr/lib/git-core is a tmpfs holding only the fakes, so `env -i git …`, `command -p git` and
- * `/usr/lib/git-core/git-push` also reach a fake; each line runs in its own PID namespace, so
- * nothing it started outlives it. Without namespaces the generator leaves out the spellings that
- * reach a program by absolute path or a reset PATH (GenOptions.ns = false).
+ * `/usr/lib/git-core/git-push` also reach a fake; every mount but the sandbox directory is
+ * remounted read-only (the batch stops before any line if one stays writable), and each line runs
+ * in its own PID namespace without CAP_SYS_ADMIN, so it can neither write outside the sandbox,
+ * remount, nor leave anything running. Without namespaces the generator leaves out the spellings
+ * that reach a program by absolute path or a reset PATH (GenOptions.ns = false), and as root the
+ * lines are not run at all (`bashRefusal`).
+ *
+ * What reaches bash is built only from the targets (pack examples that `safeToRun` accepts: faked
+ * git/gh and harmless builtins, no redirection, nothing opaque) and the generator's fixed words;
+ * a wrapper that re-reads its words as shell text wraps only inert words (differential-gen).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,8 +44,19 @@ export function bashAvailable(): boolean {
 /** User, network, mount and PID namespaces as an unprivileged user (Linux only). */
 export function namespacesAvailable(): boolean {
   if (process.platform !== 'linux') return false;
-  const r = spawnSync('unshare', ['-rnm', 'sh', '-c', 'mount -t tmpfs none /mnt 2>/dev/null || mount -t tmpfs none /tmp; unshare -pf --kill-child true'], { stdio: 'ignore', timeout: 10_000 });
+  const r = spawnSync('unshare', ['-rnm', 'sh', '-c', 'mount -t tmpfs none /mnt 2>/dev/null || mount -t tmpfs none /tmp; mount -o remount,bind,ro / && unshare -pf --kill-child setpriv --bounding-set -sys_admin true'], { stdio: 'ignore', timeout: 10_000 });
   return r.status === 0;
+}
+
+/**
+ * Why real bash must not run the generated lines here, or null when it may. As root without the
+ * read-only namespace (a developer's root shell, a root CI container without user namespaces)
+ * nothing but PATH stands between a generator mistake and the real system: refused.
+ */
+export function bashRefusal(ns: boolean): string | null {
+  if (!bashAvailable()) return 'bash is not installed';
+  if (!ns && process.getuid?.() === 0) return 'running as root without user namespaces (the read-only sandbox): real bash is not run';
+  return null;
 }
 
 // ---- fakes -------------------------------------------------------------------------------------
@@ -153,6 +171,8 @@ export interface Sandbox {
 
 /** Writes the fakes and the batch runner under `root` (which must exist and be empty). */
 export function createSandbox(root: string, ns: boolean): Sandbox {
+  const refused = bashRefusal(ns);
+  if (refused !== null) throw new Error(`differential sandbox: ${refused}`);
   const bin = path.join(root, 'bin');
   const core = path.join(root, 'git-core');
   const log = path.join(root, 'log');
@@ -185,17 +205,34 @@ if [ "$ns" = 1 ]; then
   if [ -d /usr/lib/git-core ]; then
     mount -t tmpfs none /usr/lib/git-core && cp "$root"/git-core/* /usr/lib/git-core/
   fi
-  run=(unshare -pf --kill-child)
+  # Everything but the sandbox becomes read-only: whatever a line runs, it cannot write outside
+  # it (device nodes such as /dev/null still open for writing). Any mount that stays writable
+  # stops the batch before a line runs.
+  mount --bind "$root" "$root" || exit 97
+  while read -r _ _ _ _ mp _; do
+    mp=$(printf %b "$mp")
+    [ "$mp" = "$root" ] || mount -o remount,bind,ro "$mp" 2>/dev/null
+  done < /proc/self/mountinfo
+  # A mount point can hold a stack of mounts; only the top one (listed last) is reachable.
+  declare -A top=()
+  while read -r _ _ _ _ mp opts _; do top[$mp]=$opts; done < /proc/self/mountinfo
+  for mp in "\${!top[@]}"; do
+    [ "$(printf %b "$mp")" = "$root" ] && continue
+    case ,\${top[$mp]}, in *,ro,*) ;; *) echo "worker: $mp is still writable" >&2; exit 97;; esac
+  done
+  # Each line: its own PID namespace, and no CAP_SYS_ADMIN (it cannot remount anything writable).
+  run=(unshare -pf --kill-child setpriv --bounding-set -sys_admin)
 else
   run=()
 fi
+mkdir -p "$root/tmp"
 n=0
 while IFS= read -r -d '' rec; do
   t=\${rec%%$'\\n'*}
   line=\${rec#*$'\\n'}
   d=$out/$n
   mkdir -p "$d/w"
-  env -C "$d/w" -i PATH="$bin:/usr/local/bin:/usr/bin:/bin" HOME="$d/w" LC_ALL=C.UTF-8 TERM=dumb \\
+  env -C "$d/w" -i PATH="$bin:/usr/local/bin:/usr/bin:/bin" HOME="$d/w" TMPDIR="$root/tmp" LC_ALL=C.UTF-8 TERM=dumb \\
     "\${run[@]}" timeout -s KILL "$t" bash --norc --noprofile -c "$line" </dev/null >/dev/null 2>&1
   echo $? > "$d/rc"
   mv "$root/log" "$d/log" && mkdir "$root/log"
@@ -251,6 +288,10 @@ export const lineTimeout = (line: string): number => (/\bwatch\b/.test(line) ? 1
 
 let batchNo = 0;
 
+/** The worker's exit status when it could not make everything outside the sandbox read-only. */
+const SANDBOX_FAILED = 97;
+const SANDBOX_FAILED_MESSAGE = 'differential sandbox: a mount outside the sandbox stayed writable; no line was run';
+
 function prepareBatch(sb: Sandbox, lines: readonly string[]): { dir: string; args: string[]; cmd: string } {
   const dir = path.join(sb.root, `batch${batchNo++}`);
   fs.mkdirSync(path.join(dir, 'out'), { recursive: true });
@@ -265,7 +306,11 @@ const batchEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? '/usr/bin
 /** Runs the lines one after another (synchronously); one result per line. */
 export function runLinesSync(sb: Sandbox, lines: readonly string[]): RunResult[] {
   const b = prepareBatch(sb, lines);
-  spawnSync(b.cmd, b.args, { stdio: 'ignore', env: batchEnv(), timeout: 60_000 + lines.length * 10_000 });
+  const done = spawnSync(b.cmd, b.args, { stdio: 'ignore', env: batchEnv(), timeout: 60_000 + lines.length * 10_000 });
+  if (done.status === SANDBOX_FAILED) {
+    fs.rmSync(b.dir, { recursive: true, force: true });
+    throw new Error(SANDBOX_FAILED_MESSAGE);
+  }
   const r = readResults(path.join(b.dir, 'out'), lines.length);
   fs.rmSync(b.dir, { recursive: true, force: true });
   return r;
@@ -274,11 +319,16 @@ export function runLinesSync(sb: Sandbox, lines: readonly string[]): RunResult[]
 /** As runLinesSync, without blocking (for two workers side by side). */
 export function runLines(sb: Sandbox, lines: readonly string[]): Promise<RunResult[]> {
   const b = prepareBatch(sb, lines);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = spawn(b.cmd, b.args, { stdio: 'ignore', env: batchEnv() });
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000 + lines.length * 10_000);
-    child.on('close', () => {
+    child.on('close', (code) => {
       clearTimeout(timer);
+      if (code === SANDBOX_FAILED) {
+        fs.rmSync(b.dir, { recursive: true, force: true });
+        reject(new Error(SANDBOX_FAILED_MESSAGE));
+        return;
+      }
       const r = readResults(path.join(b.dir, 'out'), lines.length);
       fs.rmSync(b.dir, { recursive: true, force: true });
       resolve(r);

@@ -200,16 +200,30 @@ export function loadTargets(packsDir: string): Target[] {
 /**
  * The text built so far. `words` is set while it is one simple command that an external wrapper
  * can run (`sudo WORDS`); `pre` holds statements that must run before it in the same shell
- * (`v=push`).
+ * (`v=push`). `inert` says every word's value (after the outer shell's expansions) is an inert
+ * word (`inertValue`): only then may a wrapper that joins its words into shell text (`ssh`,
+ * `watch`, `parallel`) wrap them, because only then does the shell that re-reads them see the
+ * same words, and so the same programs, again.
  */
 export interface Form {
   pre: string[];
   words: string[] | null;
   text: string;
+  inert?: boolean;
+}
+
+/**
+ * A value that a shell reading it again (after a wrapper joined the words with spaces) reads as
+ * the same single word: no blanks, quotes, `$`, backquotes, globs, `;&|<>()`, `#`, `!`, `\`, and
+ * no `~` where it would expand.
+ */
+export function inertValue(v: string): boolean {
+  return /^[A-Za-z0-9_.,:@%+=^\/{}-][A-Za-z0-9_.,:@%+=^~\/{}-]*$/.test(v) && !/[=:]~/.test(v) && !/\{[^}]*(,|\.\.)[^}]*\}/.test(v);
 }
 
 const textOf = (f: Form): string => [...f.pre, f.words ? f.words.join(' ') : f.text].join('\n');
-const simpleForm = (words: string[]): Form => ({ pre: [], words, text: words.join(' ') });
+/** A simple command made by a text layer: its words hold shell text, so they are not inert. */
+const simpleForm = (words: string[]): Form => ({ pre: [], words, text: words.join(' '), inert: false });
 const textForm = (text: string): Form => ({ pre: [], words: null, text });
 
 /** What the sandbox offers: `ns` = private mount namespace (absolute paths such as /usr/bin/git are fakes too). */
@@ -229,18 +243,26 @@ interface Layer {
 const onWords = (f: Form): boolean => f.words !== null;
 const any = (): boolean => true;
 
-/** An exec wrapper: `prefix WORDS suffix`, still one simple command unless `statement`. */
-function wrap(feature: string, weight: number, variants: ReadonlyArray<string | ((rng: Rng) => string)>, opts: { suffix?: string; statement?: boolean; ns?: boolean } = {}): Layer {
+/**
+ * An exec wrapper: `prefix WORDS suffix`, still one simple command unless `statement`. A wrapper
+ * that `rejoins` (joins the words it runs into shell text for `sh -c`, as `ssh`, `watch` and the
+ * `parallel` stand-in do) applies only to inert words (Form.inert): a quoted word of a target
+ * such as `git commit -m 'a; rm -rf x'` would otherwise become shell code in the sandbox.
+ */
+function wrap(feature: string, weight: number, variants: ReadonlyArray<string | ((rng: Rng) => string)>, opts: { suffix?: string; statement?: boolean; ns?: boolean; rejoins?: boolean } = {}): Layer {
   return {
     feature: `wrap:${feature}`,
     weight,
     ...(opts.ns ? { ns: true } : {}),
-    applies: onWords,
+    applies: opts.rejoins ? (f) => f.words !== null && f.inert === true : onWords,
     apply(f, rng) {
       const v = rng.pick(variants);
       const prefix = typeof v === 'string' ? v : v(rng);
+      const added = [...prefix.split(' ').filter((w) => w !== ''), ...(opts.suffix ? opts.suffix.split(' ') : [])];
       const words = [...prefix.split(' ').filter((w) => w !== ''), ...f.words!, ...(opts.suffix ? opts.suffix.split(' ') : [])];
-      return opts.statement ? { pre: f.pre, words: null, text: words.join(' ') } : { pre: f.pre, words, text: words.join(' ') };
+      // A redirection (`</dev/null`) is not a word the wrapped program sees.
+      const inert = f.inert === true && added.every((w) => w.startsWith('<') || inertValue(w));
+      return opts.statement ? { pre: f.pre, words: null, text: words.join(' ') } : { pre: f.pre, words, text: words.join(' '), inert };
     },
   };
 }
@@ -278,23 +300,24 @@ const WRAPPERS: Layer[] = [
   },
   wrap('find-exec', 2, ['find . -maxdepth 0 -exec', 'find . -maxdepth 0 -execdir'], { suffix: '\\;' }),
   wrap('find-exec-plus', 1, ['find . -maxdepth 0 -exec'], { suffix: '{} +' }),
-  wrap('watch', 1, ['watch -n1', 'watch -n 1 -t']),
+  wrap('watch', 1, ['watch -n1', 'watch -n 1 -t'], { rejoins: true }),
   wrap('flock', 1, ['flock ./l', 'flock -w 5 ./l', 'flock -x ./l']),
   wrap('strace', 1, ['strace -f -o /dev/null', 'strace -qq -o /dev/null -e trace=execve']),
   wrap('unbuffer', 1, ['unbuffer', 'unbuffer -p']),
   wrap('caffeinate', 1, ['caffeinate -i', 'caffeinate -dims', 'caffeinate -t 5']),
-  wrap('ssh', 2, ['ssh host', 'ssh -p 22 host', 'ssh -o BatchMode=yes host', 'ssh -t user@host', 'ssh host --']),
+  wrap('ssh', 2, ['ssh host', 'ssh -p 22 host', 'ssh -o BatchMode=yes host', 'ssh -t user@host', 'ssh host --'], { rejoins: true }),
   wrap('docker-exec', 1, ['docker exec ctr', 'docker exec -it ctr', 'docker exec -u root -w / ctr', 'podman exec ctr']),
   wrap('kubectl-exec', 1, ['kubectl exec pod --', 'kubectl exec -it pod -c app --', 'kubectl -n ns exec pod --']),
   wrap('nsenter', 1, ['nsenter -t 1 -m -u -i -n -p', 'nsenter --target 1 --mount', 'nsenter --target=1 -a']),
   {
     feature: 'wrap:parallel',
     weight: 1,
-    applies: (f) => f.words !== null && f.words.length >= 2,
+    // The stand-in (like GNU parallel) joins the words into shell text: inert words only.
+    applies: (f) => f.words !== null && f.words.length >= 2 && f.inert === true,
     apply: (f, rng) => {
       const w = f.words!;
-      const words = [rng.pick(['parallel', 'parallel -j1', 'parallel -k']), ...w.slice(0, -1), ':::', w[w.length - 1]!];
-      return { pre: f.pre, words, text: words.join(' ') };
+      const words = [...rng.pick(['parallel', 'parallel -j1', 'parallel -k']).split(' '), ...w.slice(0, -1), ':::', w[w.length - 1]!];
+      return { pre: f.pre, words, text: words.join(' '), inert: true };
     },
   },
 ];
@@ -490,6 +513,9 @@ export interface Case {
   features: string[];
 }
 
+/** A target's words as a form: inert when every value is. */
+const targetForm = (argv: readonly string[]): Form => ({ pre: [], words: argv.map(shq), text: argv.map(shq).join(' '), inert: argv.every(inertValue) });
+
 const weighted = <T extends { weight: number }>(xs: readonly T[], rng: Rng): T => {
   const total = xs.reduce((s, x) => s + x.weight, 0);
   let r = rng.next() * total;
@@ -508,7 +534,7 @@ export function allFeatures(): string[] {
  */
 export function generateCase(target: Target, rng: Rng, opts: GenOptions): Case {
   const features: string[] = [];
-  let form: Form = target.argv ? simpleForm(target.argv.map(shq)) : textForm(target.text);
+  let form: Form = target.argv ? targetForm(target.argv) : textForm(target.text);
   // gh is not installed where a reset PATH looks (/usr/bin), so `env -i gh …` would run nothing.
   const nsOk = opts.ns && !/(^|\s)gh\s/.test(target.text);
   const okNs = (x: { ns?: boolean }): boolean => nsOk || !x.ns;
@@ -526,7 +552,8 @@ export function generateCase(target: Target, rng: Rng, opts: GenOptions): Case {
         features.push(s.feature);
       }
     }
-    form = { pre, words, text: words.join(' ') };
+    // Spellings change how a word is written, not its value.
+    form = { pre, words, text: words.join(' '), inert: target.argv.every(inertValue) };
     if (pre.length === 0 && rng.chance(0.03) && GIT_CONFIG_ENV.applies(form)) {
       form = GIT_CONFIG_ENV.apply(form, rng, 0);
       features.push(GIT_CONFIG_ENV.feature);
@@ -540,6 +567,7 @@ export function generateCase(target: Target, rng: Rng, opts: GenOptions): Case {
     const l = weighted(pool, rng);
     form = l.apply(form, rng, depth);
     if (form.words) form = { ...form, text: form.words.join(' ') };
+    else form = { ...form, inert: false };
     features.push(l.feature);
   }
   return { line: textOf(form), tier: target.tier, target: target.text, features };
@@ -563,11 +591,11 @@ export function probeCases(targets: readonly Target[], seed: number, opts: GenOp
     if (!t.argv) continue;
     for (const l of [...WRAPPERS, ...TEXT_LAYERS]) {
       if (!opts.ns && l.ns) continue;
-      const base = simpleForm(t.argv.map(shq));
+      const base = targetForm(t.argv);
       if (!l.applies(base)) continue;
       out.push({ line: textOf(l.apply(base, rng, 0)), tier: t.tier, target: t.text, features: [l.feature] });
     }
-    const base = simpleForm(t.argv.map(shq));
+    const base = targetForm(t.argv);
     if (GIT_CONFIG_ENV.applies(base)) out.push({ line: textOf(GIT_CONFIG_ENV.apply(base, rng, 0)), tier: t.tier, target: t.text, features: [GIT_CONFIG_ENV.feature] });
     for (const s of [...SPELLINGS]) {
       if (!opts.ns && s.ns) continue;

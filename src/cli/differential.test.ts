@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './build.testing.ts';
 import { buckler } from './e2e.testing.ts';
 import {
-  bashAvailable,
+  bashRefusal,
   createSandbox,
   judge,
   MISS_CLASSES,
@@ -28,9 +28,12 @@ import {
   type Judged,
   type Sandbox,
 } from './differential-bash.testing.ts';
-import { CHAIN_TARGETS, chainCases, generateCases, loadTargets, safeToRun, simpleArgv, type Case } from './differential-gen.testing.ts';
+import { CHAIN_TARGETS, chainCases, generateCases, inertValue, loadTargets, probeCases, safeToRun, simpleArgv, type Case, type Target } from './differential-gen.testing.ts';
 
-const HAVE_BASH = bashAvailable();
+const NS = namespacesAvailable();
+/** Why real bash is not run here (not installed; root without the read-only namespace), or null. */
+const REFUSAL = bashRefusal(NS);
+const HAVE_BASH = REFUSAL === null;
 const SEED = 20261201;
 const COUNT = 240;
 
@@ -44,7 +47,7 @@ let boxes: Sandbox[] = [];
 beforeAll(async () => {
   decide = await policyDecider(path.join(ROOT, 'packs'), path.join(tmp, 'home'));
   if (!HAVE_BASH) return;
-  ns = namespacesAvailable();
+  ns = NS;
   boxes = [0, 1].map((i) => {
     const dir = path.join(tmp, `sandbox${i}`);
     fs.mkdirSync(dir, { recursive: true });
@@ -66,6 +69,11 @@ const have = (program: string): boolean => spawnSync('sh', ['-c', `command -v ${
 const show = (j: Judged): string => `[${j.case.features.join(' ')}] ${JSON.stringify(j.case.line)} → ${j.decision}; bash ran: ${j.ran.join(' | ')}`;
 
 describe('targets are safe to run for real', () => {
+  it('as root, real bash runs only inside the read-only namespace', () => {
+    if (process.getuid?.() === 0) expect(bashRefusal(false)).toMatch(/root/);
+    if (NS) expect(bashRefusal(true)).toBeNull();
+  });
+
   // Real bash runs the targets as the user (root in CI): only faked programs, never a redirection.
   it.each(['git push --force origin main', 'git add . && git commit -m x', 'echo $(git commit -m x)', 'gh repo delete x --yes'])('%s runs', (t) => {
     expect(safeToRun(t)).toBe(true);
@@ -133,6 +141,47 @@ describe('the generator', () => {
     expect(generateCases(targets, 50, 8, { ns: true })).not.toEqual(a);
   });
 
+  it.each<[string, boolean]>([
+    ['push', true],
+    ['--force-with-lease=main:abc', true],
+    ['HEAD^{tree}', true],
+    ['HEAD~1', true],
+    ['/usr/lib/git-core/git-push', true],
+    ['a b', false],
+    ['a;b', false],
+    ['$(x)', false],
+    ["'q'", false],
+    ['~/x', false],
+    ['--x=~/y', false],
+    ['{a,b}', false],
+    ['*', false],
+    ['#c', false],
+    ['a|b', false],
+    ['\\command', false],
+    ['', false],
+  ])('inertValue(%j) = %s', (v, want) => {
+    expect(inertValue(v)).toBe(want);
+  });
+
+  // `ssh`, `watch` and `parallel` join their words into shell text: a target word such as
+  // 'a; touch p' would become shell code in the sandbox. Only inert words are ever rejoined.
+  const REJOIN = ['wrap:ssh', 'wrap:watch', 'wrap:parallel'];
+  it('never hands words that are not inert to a wrapper that re-reads them as shell text', () => {
+    const hostile: Target = { text: "git commit -m 'a; touch p'", argv: ['git', 'commit', '-m', 'a; touch p'], tier: 'baseline', rule: 't' };
+    expect(safeToRun(hostile.text)).toBe(true);
+    const mine = [...generateCases([hostile], 3000, 5, { ns: true }), ...probeCases([hostile], 5, { ns: true })];
+    expect(mine.filter((c) => c.features.some((f) => REJOIN.includes(f))).map((c) => c.line)).toEqual([]);
+    const cases = generateCases(loadTargets(path.join(ROOT, 'packs')), 3000, 5, { ns: true });
+    const rejoined = cases.filter((c) => c.features.some((f) => REJOIN.includes(f)));
+    expect(rejoined.length).toBeGreaterThan(50);
+    for (const c of rejoined) {
+      const first = c.features.findIndex((f) => REJOIN.includes(f));
+      // Nothing before it made shell text out of the words (a text layer, `find … \;`).
+      expect(c.features.slice(0, first).filter((f) => f.startsWith('text:') || f === 'wrap:find-exec'), c.line).toEqual([]);
+      expect(simpleArgv(c.target)?.every(inertValue), c.target).toBe(true);
+    }
+  });
+
   it('leaves out what needs the private mount namespace when there is none', () => {
     const cases = generateCases(loadTargets(path.join(ROOT, 'packs')), 400, 3, { ns: false });
     for (const c of cases) expect(c.features.filter((f) => /env-i|command-p|abs-path|dashed-git/.test(f))).toEqual([]);
@@ -170,7 +219,7 @@ describe('the judge', () => {
   });
 });
 
-describe.skipIf(!HAVE_BASH)(`real bash${HAVE_BASH ? '' : ' (skipped: bash is not installed)'}`, () => {
+describe.skipIf(!HAVE_BASH)(`real bash${HAVE_BASH ? '' : ` (skipped: ${REFUSAL})`}`, () => {
   it('the fakes log what bash ran and nothing runs a real git or gh', () => {
     const r = runLinesSync(boxes[0]!, ['git push -f origin main', "sudo -u root env A=1 gh repo delete 'o/r' --yes", 'true', 'ssh -p 22 host git commit -m "a b"', 'kubectl exec pod -- git push --mirror']);
     expect(r.map((x) => x.invocations.map((i) => [i.program, ...i.argv]))).toEqual([
@@ -184,6 +233,15 @@ describe.skipIf(!HAVE_BASH)(`real bash${HAVE_BASH ? '' : ' (skipped: bash is not
       const abs = runLinesSync(boxes[0]!, ['env -i git push -f', '/usr/lib/git-core/git-commit -m x', 'command -p git push --mirror']);
       expect(abs.map((x) => x.invocations.map((i) => i.argv.join(' ')))).toEqual([['push -f'], ['commit -m x'], ['push --mirror']]);
     }
+  });
+
+  it.skipIf(!NS)('nothing a line runs can write outside the sandbox or remount it', () => {
+    const outside = path.join(tmp, 'outside-probe');
+    const [r] = runLinesSync(boxes[0]!, [
+      `mount -o remount,rw,bind / 2>/dev/null; mount -o remount,rw,bind ${tmp} 2>/dev/null; touch ${outside} 2>/dev/null; touch inside && git status`,
+    ]);
+    expect(fs.existsSync(outside)).toBe(false);
+    expect(r!.invocations.map((i) => i.argv)).toEqual([['status']]);
   });
 
   it(`${COUNT} seeded lines: no denied action ran while Buckler allowed the line, beyond the known misses`, async () => {
