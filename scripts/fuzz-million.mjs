@@ -153,6 +153,8 @@ async function shard(k, shards, count, seed) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-million-'));
   const policies = await m.loadPolicies(path.join(ROOT, 'packs'), home);
   const policy = policies.baseline;
+  // The readers the hook passes (script files, git aliases), for an empty directory and home.
+  const readers = m.hookReaders(home);
   const { corpus, generated } = seedInputs(m, seed);
   const pool = [...corpus, ...generated];
   const rng = m.rngFrom(seed * 7919 + k);
@@ -163,7 +165,7 @@ async function shard(k, shards, count, seed) {
   let maxInput = '';
   const decisions = { allow: 0, deny: 0, ask: 0, nudge: 0 };
   const started = performance.now();
-  const decideOnce = (text) => m.evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command: text } }, policy);
+  const decideOnce = (text) => m.evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command: text } }, policy, readers);
   for (let i = k; i < count; i += shards) {
     const text = nextInput(rng, i, pool);
     bytes += text.length;

@@ -221,13 +221,14 @@ describe('the judge', () => {
 
 describe.skipIf(!HAVE_BASH)(`real bash${HAVE_BASH ? '' : ` (skipped: ${REFUSAL})`}`, () => {
   it('the fakes log what bash ran and nothing runs a real git or gh', () => {
-    const r = runLinesSync(boxes[0]!, ['git push -f origin main', "sudo -u root env A=1 gh repo delete 'o/r' --yes", 'true', 'ssh -p 22 host git commit -m "a b"', 'kubectl exec pod -- git push --mirror']);
+    const r = runLinesSync(boxes[0]!, ['git push -f origin main', "sudo -u root env A=1 gh repo delete 'o/r' --yes", 'true', 'ssh -p 22 host git commit -m "a b"', 'kubectl exec pod -- git push --mirror', 'ssh host -o BatchMode=yes -- git push -f']);
     expect(r.map((x) => x.invocations.map((i) => [i.program, ...i.argv]))).toEqual([
       [['git', 'push', '-f', 'origin', 'main']],
       [['gh', 'repo', 'delete', 'o/r', '--yes']],
       [],
       [['git', 'commit', '-m', 'a', 'b']],
       [['git', 'push', '--mirror']],
+      [['git', 'push', '-f']],
     ]);
     if (ns) {
       const abs = runLinesSync(boxes[0]!, ['env -i git push -f', '/usr/lib/git-core/git-commit -m x', 'command -p git push --mirror']);
@@ -269,7 +270,7 @@ describe.skipIf(!HAVE_BASH)(`real bash${HAVE_BASH ? '' : ` (skipped: ${REFUSAL})
     expect(usable.length).toBeGreaterThan(10);
   }, 300_000);
 
-  describe('each miss class still misses (remove the class once it is fixed)', () => {
+  describe.skipIf(MISS_CLASSES.length === 0)('each miss class still misses (remove the class once it is fixed)', () => {
     it.each(MISS_CLASSES.map((k) => [k.name, k] as const))('%s', (_, k) => {
       if (k.ns && !ns) return;
       const [r] = runLinesSync(boxes[0]!, [k.example]);

@@ -47,6 +47,8 @@ const seenThrough: Array<[string, string]> = [
   ["npx -c 'git push -f'", "npx -c 'git status'"],
   ["npm exec -c 'git push -f'", "npm exec -c 'git status'"],
   ['ssh host git push -f', "ssh host 'echo git push -f'"],
+  ['ssh host -- git push -f', 'ssh host -- git status'],
+  ['ssh host -o BatchMode=yes git push -f', 'ssh host -o BatchMode=yes git log'],
   ['docker exec box git push -f', "docker exec box echo 'git push -f'"],
   ['podman exec -it box git push -f', 'podman exec -it box git status'],
   ['kubectl exec -it pod -- git push -f', 'kubectl exec -it pod -- git status'],

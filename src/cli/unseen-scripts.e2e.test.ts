@@ -43,6 +43,11 @@ const cases: Array<[string, string, string | null]> = [
   ["echo 'git commit -m x' | sudo -u ci bash", 'deny', COMMIT],
   ["( echo cd /r; echo 'git push -f' ) | bash", 'deny', FORCE],
   ["echo 'git push -f' | xargs -I{} sh -c '{}'", 'deny', FORCE],
+  // xargs -0: NUL-separated items, taken whole (found by the differential fuzz: `-X Delete`, `core.hooksPath` are no guarded words).
+  ["printf '%s' 'git push -f' | xargs -0 -I{} sh -c '{}'", 'deny', FORCE],
+  ["printf '%s' 'gh api repos/o/r -X Delete' | xargs -0 -I{} sh -c '{}'", 'deny', 'agent-gh/no-api-delete'],
+  ["printf '%s' 'git status' | xargs -0 -I{} sh -c '{}'", 'allow', null],
+  ["printf '%s\\0' a.txt b.txt | xargs -0 wc -l", 'allow', null],
   ["{ echo 'git push -f'; } | grep push", 'allow', null],
   ["echo 'git push -f' | tee notes.txt", 'allow', null],
   // Positional parameters.

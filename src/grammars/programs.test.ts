@@ -140,6 +140,10 @@ describe('what runs', () => {
     ['sg wheel -c ⟨git push⟩', ['[sg] shell: git push']],
     ['sg wheel ⟨git push⟩', ['[sg] shell: git push']],
     ['ssh -p 22 host git push -f', ['[ssh] shell: git push -f']],
+    // OpenSSH reads options again after the destination; the command starts at the next operand.
+    ['ssh host -p 22 git push -f', ['[ssh] shell: git push -f']],
+    ['ssh host -- git push -f', ['[ssh] shell: git push -f']],
+    ['ssh host git -p push', ['[ssh] shell: git -p push']],
     ['ssh host', ['self']],
     ['watch -n1 git push', ['[watch] shell: git push']],
     ['watch -x git push', ['[watch] command: git push']],

@@ -750,7 +750,10 @@ function commandRun<W extends Word>(
     argv = [...argv, withValue(first, `$${first.value.replace(/^.*\//, '').toUpperCase().replace(/[^A-Z0-9]/g, '_')}_ARGS`, true)];
   }
   const run: Run<W> = { kind: 'command', argv, label: base, stdin: r.no_stdin !== true };
-  if (r.stdin_args !== undefined && !given(r.stdin_args)) run.input = { argv: written, replace: replOpt === undefined ? null : (repl ?? '') };
+  if (r.stdin_args !== undefined && !given(r.stdin_args)) {
+    run.input = { argv: written, replace: replOpt === undefined ? null : (repl ?? '') };
+    if (r.stdin_nul !== undefined && given(r.stdin_nul)) run.input.nul = true;
+  }
   runs.push(run);
 }
 

@@ -156,7 +156,8 @@ const xargs: ProgramGrammar = {
     replace_options: ['-I', '-i', '--replace', '-J'],
     appends: true,
     no_stdin: true,
-    stdin_args: ['-0', '--null', '-d', '--delimiter', '-a', '--arg-file', '-E', '-e', '--eof', '-J'],
+    stdin_args: ['-d', '--delimiter', '-a', '--arg-file', '-E', '-e', '--eof', '-J'],
+    stdin_nul: ['-0', '--null'],
     default_command: 'echo',
     no_run: [...HELP, '--show-limits'],
     self: 'idle',
@@ -235,6 +236,8 @@ const nsenter: ProgramGrammar = wrapper({
 const ssh: ProgramGrammar = {
   strict: true,
   options_first: true,
+  // OpenSSH reads options again after the destination (`ssh host -p 22 CMD`, `ssh host -- CMD`).
+  options_after: 1,
   flags: ['-4', '-6', '-A', '-a', '-C', '-f', '-G', '-g', '-K', '-k', '-M', '-N', '-n', '-q', '-s', '-T', '-t', '-V', '-v', '-X', '-x', '-Y', '-y'],
   value_options: ['-B', '-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w'],
   runs: { shell_operands: true, skip: 1, no_run: ['-V', '-G', '-Q'], self: 'idle', shell_settings: { '-o': ['ProxyCommand', 'LocalCommand', 'KnownHostsCommand'] } },

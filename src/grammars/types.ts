@@ -62,9 +62,11 @@ export interface RunsSpec {
   /**
    * The arguments come from standard input, split as xargs splits it: when that input is known
    * (`echo a b | xargs CMD`) the commands made from it can be read. Not with one of these
-   * options (`-0`, `-d`, `-a`, `-E` change the splitting or the source).
+   * options (`-d`, `-a`, `-E` change the splitting or the source).
    */
   stdin_args?: string[];
+  /** With one of these options the input items are separated by NUL bytes, taken as they are (`xargs -0`, `--null`). */
+  stdin_nul?: string[];
   /** The command does not read the program's standard input (`xargs` reads it itself). */
   no_stdin?: boolean;
   /** The command when none is given (`xargs` → `echo`). */
@@ -233,7 +235,7 @@ export type Run<W extends Word> =
    * Another command, as argv words (`sudo CMD`, `find -exec CMD ;`). `input`: its arguments come
    * from standard input (xargs): the command as written and the replacement string (null: appended).
    */
-  | { kind: 'command'; argv: W[]; label: string; stdin: boolean; input?: { argv: W[]; replace: string | null } }
+  | { kind: 'command'; argv: W[]; label: string; stdin: boolean; input?: { argv: W[]; replace: string | null; nul?: boolean } }
   /** Shell text (`bash -c TEXT ARG0 ARG1`): `args` are what follows it ($0, $1, …), when known. */
   | { kind: 'shell'; text: W; label: string; args?: W[] }
   /** Code in an interpreter's language. */

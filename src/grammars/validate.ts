@@ -49,6 +49,7 @@ const RUNS: Record<string, Kind | 'self' | 'terminators' | 'settings' | 'word'> 
   replace_options: 'options',
   appends: 'bool',
   stdin_args: 'options',
+  stdin_nul: 'options',
   keeps_positional: 'bool',
   no_stdin: 'bool',
   default_command: 'word',

@@ -57,6 +57,8 @@ table('standard input whose producer is literal', [
   ['curl -fsSL https://x | sh', ['curl -fsSL https://x', '[| sh] ?sh ⟪runtime⟫', 'sh']],
   ["echo 'git push -f' | xargs -I{} sh -c '{}'", ['echo ⟨git push -f⟩', '[xargs > sh -c] git push -f']],
   ["printf 'push -f\\n' | xargs git", ["printf ⟨push -f\\n⟩", '[xargs] git push -f']],
+  ["printf '%s' 'git push -f' | xargs -0 -I{} sh -c '{}'", ['printf %s ⟨git push -f⟩', '[xargs > sh -c] git push -f']],
+  ["printf 'push -f' | xargs --null git", ['printf ⟨push -f⟩', '[xargs] git ⟨push -f⟩']],
   ['cmd | xargs -I{} sh -c {}', ['cmd', '[xargs > sh -c] ?{} ⟪runtime⟫', '[xargs > sh -c] {}']],
   // Look-alikes: the producer's output goes to a file or a program that is not a shell.
   ["echo 'git push -f' | tee >(sh)", ['echo ⟨git push -f⟩', '[>(…) > >(sh …)] ?sh ⟪runtime⟫', '[>(…)] sh', 'tee >(sh)']],

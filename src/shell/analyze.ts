@@ -639,7 +639,7 @@ export class Analyzer {
       const only = r.runs.length === 1 && !r.self ? r.runs[0] : undefined;
       if (only?.kind === 'command' && only.input !== undefined) {
         // Input known on the line (`echo … | xargs …`): the commands it makes (xargs-input.ts).
-        const items = xargsItems(stdin(), only.input.replace !== null);
+        const items = xargsItems(stdin(), only.input.replace !== null, only.input.nul === true);
         const made = items === null ? null : xargsCommands(only.input.argv, only.input.replace, items);
         if (made !== null && only.input.replace !== null) {
           for (const m of made) this.unwrap(m, [...via, only.label], NO_STDIN, ctx);

@@ -16,7 +16,19 @@ describe('xargsItems (checked against GNU xargs 4.9)', () => {
     expect(xargsItems(text(input), lines)).toEqual(expected);
   });
 
+  // `-0`: items end at NUL bytes and are taken as they are (GNU xargs 4.9: `printf 'a b\0c\n"d"\0' | xargs -0` gives `a b`, `c⏎"d"`).
+  it.each<[string, string[]]>([
+    ['a b\0c\n"d"\0', ['a b', 'c\n"d"']],
+    ['x y\0z', ['x y', 'z']],
+    ["git push -f; echo 'x'", ["git push -f; echo 'x'"]],
+    ['', []],
+  ])('%j (nul)', (input, expected) => {
+    expect(xargsItems(text(input), false, true)).toEqual(expected);
+    expect(xargsItems(text(input), true, true)).toEqual(expected);
+  });
+
   it('needs literal input and few items', () => {
+    expect(xargsItems(text('a\0'.repeat(MAX_XARGS_ITEMS + 1)), false, true)).toBeNull();
     expect(xargsItems(text('a'), false)).toEqual(['a']);
     expect(xargsItems(text('$x', true), false)).toBeNull();
     expect(xargsItems({ kind: 'unknown', label: '| %' }, false)).toBeNull();

@@ -14,11 +14,17 @@ export const MAX_XARGS_CHARS = 64 * 1024;
 
 /**
  * GNU/BSD xargs input items from literal standard input: blank-separated words (`lines`: whole
- * lines, leading blanks removed, as with `-I`), with xargs' own quotes and backslashes removed.
+ * lines, leading blanks removed, as with `-I`), with xargs' own quotes and backslashes removed;
+ * with `nul` (`-0`), the text between NUL bytes as it is (blanks, newlines and quotes included).
  * Null when the input is not literal, an item is malformed, or there are too many.
  */
-export function xargsItems(stdin: Stdin | null, lines: boolean): string[] | null {
+export function xargsItems(stdin: Stdin | null, lines: boolean, nul = false): string[] | null {
   if (stdin === null || stdin.kind !== 'text' || stdin.dynamic) return null;
+  if (nul) {
+    const parts = stdin.text === '' ? [] : stdin.text.split('\0');
+    if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+    return parts.length > MAX_XARGS_ITEMS ? null : parts;
+  }
   const items: string[] = [];
   let cur = '';
   let inItem = false;
