@@ -5,6 +5,7 @@
  * in the arguments handed to that shell, in the producer's arguments, in what was written into
  * a file. Which words count is pack data; this module only compares.
  */
+import { decodeAnsiC } from '../shell/index.ts';
 import type { PolicyInput } from './contract.ts';
 import type { CommandFacts } from './facts.ts';
 import type { CompiledPolicy, CompiledRule, GuardedWords } from './policy.ts';
@@ -42,23 +43,61 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
 /** Characters that separate words in the raw line once quotes and backslashes are gone. */
 const SEPARATORS = /[\s;|&()<>{},`]+/;
 
+/** `$'…'` strings decoded. */
+const decodeAll = (t: string): string => t.replace(/\$'((?:[^'\\]|\\[\s\S])*)'/g, (_m, body: string) => decodeAnsiC(body));
+/** The escapes of double quotes (`\$`, `\\`, `\"`, `` \` ``) and the `'\''` of single quotes undone. */
+const unquoteAll = (t: string): string => t.replace(/'\\''/g, "'").replace(/\\([\\$`"])/g, '$1');
+
+/**
+ * The raw text read one quoting level deeper, up to 3 levels and 8 texts: `$'…'` strings decoded
+ * and the escapes of double and single quotes undone, in either order (`v=$'… $\'d\\x65l…\''`
+ * needs the decoding first, `x="v=\$'g\\x69t push'"` the unquoting), so that text nested in
+ * `bash -c '…'`, `"…"` or a variable's value shows its words.
+ */
+function deeperTexts(text: string): string[] {
+  const out = new Set<string>();
+  let level = [text];
+  for (let k = 0; k < 3 && level.length > 0; k++) {
+    const next: string[] = [];
+    for (const t of level) {
+      for (const n of [unquoteAll(decodeAll(t)), decodeAll(unquoteAll(t))]) {
+        if (n === t || n === text || out.has(n) || out.size >= 8) continue;
+        out.add(n);
+        next.push(n);
+      }
+    }
+    level = next;
+  }
+  return [...out];
+}
+
 /**
  * Every word the line shows: the raw text with quotes and backslashes removed (so `pu''sh`,
- * `"push"`, `pu\sh` are `push`), split at blanks and operators, plus every argv word of every
- * command analysis found (escapes decoded, `$'\x70ush'`), split at blanks. A word holding `=`
- * also gives what follows each `=` (`--method=DELETE` → `DELETE`).
+ * `"push"`, `pu\sh` are `push`), once as written and once with its `$'…'` strings decoded (also
+ * inside a variable's value: `v=$'g\x69t push'`), split at blanks and operators, plus every argv
+ * word of every command analysis found (escapes decoded, `$'\x70ush'`), split at blanks. A word
+ * holding `=` also gives what follows each `=` (`--method=DELETE` → `DELETE`, `c=s=repo` → `repo`).
+ * Every word also counts in lower case (`Delete` → `delete`): entries are written in lower case
+ * where the program ignores case.
  */
 export function lineWords(text: string, commands: readonly CommandFacts[]): Set<string> {
   const out = new Set<string>();
+  const put = (t: string): void => {
+    out.add(t);
+    const lower = t.toLowerCase();
+    if (lower !== t) out.add(lower);
+  };
   const add = (s: string): void => {
     for (const t of s.split(SEPARATORS)) {
       if (t === '') continue;
-      out.add(t);
+      put(t);
       // After every `=`: `--method=DELETE` → `DELETE`, `a='c=--force` → `c=--force`, `--force`.
-      for (let eq = t.indexOf('='); eq >= 0 && eq < t.length - 1; eq = t.indexOf('=', eq + 1)) out.add(t.slice(eq + 1));
+      for (let eq = t.indexOf('='); eq >= 0 && eq < t.length - 1; eq = t.indexOf('=', eq + 1)) put(t.slice(eq + 1));
     }
   };
-  add(text.replace(/\\\n/g, '').replace(/['"\\]/g, ''));
+  const raw = (s: string): string => s.replace(/\\\n/g, '').replace(/['"\\]/g, '');
+  add(raw(text));
+  for (const deeper of deeperTexts(text)) add(raw(deeper));
   for (const f of commands) for (const a of f.cmd.argv) add(a);
   return out;
 }

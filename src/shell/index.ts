@@ -12,6 +12,7 @@ import { DEFAULT_MAX_WORK, type ShellWork } from './work.ts';
 export type { ShellCommand, ShellLimits, ShellParseErrorCode } from './types.ts';
 export { ShellParseError } from './types.ts';
 export { changedDirectories } from './directories.ts';
+export { decodeAnsiC } from './ansi-c.ts';
 export { DEFAULT_MAX_WORK, type ShellWork } from './work.ts';
 
 export interface ShellAnalyzeOptions extends Partial<ShellLimits> {

@@ -27,6 +27,11 @@ describe('xargsItems (checked against GNU xargs 4.9)', () => {
     expect(xargsItems(text(input), true, true)).toEqual(expected);
   });
 
+  it('reads no items from /dev/null', () => {
+    expect(xargsItems({ kind: 'file', path: literalArg('/dev/null'), label: '% <' }, false)).toEqual([]);
+    expect(xargsItems({ kind: 'file', path: literalArg('./list'), label: '% <' }, false)).toBeNull();
+  });
+
   it('needs literal input and few items', () => {
     expect(xargsItems(text('a\0'.repeat(MAX_XARGS_ITEMS + 1)), false, true)).toBeNull();
     expect(xargsItems(text('a'), false)).toEqual(['a']);

@@ -19,6 +19,8 @@ export const MAX_XARGS_CHARS = 64 * 1024;
  * Null when the input is not literal, an item is malformed, or there are too many.
  */
 export function xargsItems(stdin: Stdin | null, lines: boolean, nul = false): string[] | null {
+  // `xargs CMD </dev/null`: no input at all.
+  if (stdin?.kind === 'file' && !stdin.path.dynamic && stdin.path.value === '/dev/null') return [];
   if (stdin === null || stdin.kind !== 'text' || stdin.dynamic) return null;
   if (nul) {
     const parts = stdin.text === '' ? [] : stdin.text.split('\0');
