@@ -47,6 +47,11 @@ const cases: Array<[string, string, string | null]> = [
   ["printf '%s' 'git push -f' | xargs -0 -I{} sh -c '{}'", 'deny', FORCE],
   ["printf '%s' 'gh api repos/o/r -X Delete' | xargs -0 -I{} sh -c '{}'", 'deny', 'agent-gh/no-api-delete'],
   ["printf '%s' 'git status' | xargs -0 -I{} sh -c '{}'", 'allow', null],
+  // Guarded words through git's dashed programs, values in $'…', and a copied variable (differential fuzz).
+  ['set -- /usr/lib/git-core/git-push ${u-origin} +main; "$@"', 'ask', GUARD],
+  ["true && { a=$'/usr/lib/git-core/git-push\\x20-f'; b=$a; eval \"$b\"; }", 'ask', GUARD],
+  ['bash -c "$X" _ docs/git-push.txt', 'allow', null],
+  ["xargs bash -c '$0 \"$@\"' git push -f </dev/null", 'deny', FORCE],
   ["printf '%s\\0' a.txt b.txt | xargs -0 wc -l", 'allow', null],
   ["{ echo 'git push -f'; } | grep push", 'allow', null],
   ["echo 'git push -f' | tee notes.txt", 'allow', null],

@@ -95,6 +95,14 @@ describe('lineWords / guardedMatch', () => {
     ["echo $'\\x70ush'", ['push']],
     ['a;b|c&&d', ['a', 'b', 'c', 'd']],
     ['git {push,-f}', ['push', '-f']],
+    // Found by the differential fuzz: every piece after an `=`, lower case, `$'…'` inside a
+    // value, and text one or two quoting levels deeper (double quotes, `'\''`, nested `$'…'`).
+    ["c='s=repo'; eval \"$c\"", ['s=repo', 'repo']],
+    ['set -- gh api -X De"lete"; "$@"', ['Delete', 'delete']],
+    ["v=$'g\\x69t re\\142ase'; eval \"$v\"", ['git', 'rebase']],
+    ["x=\"v=\\$'g\\\\x69t\\\\x20push'; eval \\\"\\$v\\\"\"; bash -c \"$x\"", ['git', 'push']],
+    ["export v=$'gh repo $\\'d\\\\x65lete\\' x'; bash -c 'eval \"$v\"'", ['repo', 'delete']],
+    ["bash -c 'c=\"eval \\$'\\''\\\\x70ush'\\''\"; eval \"$c\"'", ['push']],
   ])('%j has %j', (text, expected) => {
     const w = words(text);
     for (const e of expected) expect(w.has(e)).toBe(true);
