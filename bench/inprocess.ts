@@ -109,6 +109,7 @@ function adversarial(): Record<string, string> {
     'bash -c ×8': nested,
     '$(( ( … ) ) ) ×8 retried': `echo ${retry}`,
     'find -exec find -exec …': fill('find . -exec ', '', 'git push ;'),
+    'find -exec find … × 370 in backticks (15 KB, million fuzz)': `echo \`docker exec ctr ${'find . -maxdepth 0 -exec find . -maxdep '.repeat(370)}git push -f \\; \\;\``,
     'env env env …': fill('env ', '', 'git push'),
     'watch watch …': fill('watch ', '', 'git push'),
     'sudo sudo sudo …': fill('sudo ', '', 'git push'),

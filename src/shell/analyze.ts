@@ -12,7 +12,7 @@ import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { Parser } from './parser.ts';
 import { type PathWord, type RedirFile, type ScriptSource, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
 import { type ArgWord, MAX_ALTERNATIVES, Vars, assignValue, expandWord, expandWordInto, literalArg, wordText } from './word-value.ts';
-import { COMMAND_COST, PARSE_COST, type ShellWork, WORD_COST, WorkBudget } from './work.ts';
+import { COMMAND_COST, PARSE_COST, type ShellWork, UNWRAP_WORD_COST, WORD_COST, WorkBudget } from './work.ts';
 import { xargsCommands, xargsItems } from './xargs-input.ts';
 
 /** What a shell would read as its script on standard input. */
@@ -602,7 +602,7 @@ export class Analyzer {
       const w0 = args[0];
       if (w0 === undefined) return;
       // Each step hands the rest of the words on (handlers scan them): `find -exec find -exec …`.
-      this.work.charge(args.length + 1, 'unwrapping wrappers', w0.start);
+      this.work.charge(UNWRAP_WORD_COST * (args.length + 1), 'unwrapping wrappers', w0.start);
       if (w0.dynamic || w0.glob) {
         const cmd = toCommand(w0.value, args, via, true);
         // A program word known only at run time is text known only at run time (`$X`, `"$@"`).

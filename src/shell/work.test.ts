@@ -52,6 +52,8 @@ describe('work budget: multiplying inputs fail closed (too_complex)', () => {
     ['git -c alias.x of a 15 KB variable, repeated', fill(';git -c alias.x="$a" x', `a='!${big}'`)],
     ['eval eval … of 64 KB', `${'eval '.repeat(7)}'${'git status;'.repeat(5900)}'`],
     ['find -exec find -exec …', fill('find . -exec ', '', 'git push ;')],
+    // Found by the million-input fuzz: each level hands the long rest on (UNWRAP_WORD_COST).
+    ['find -exec find … × 370 in backticks (15 KB)', `echo \`docker exec ctr ${'find . -maxdepth 0 -exec find . -maxdep '.repeat(370)}git push -f \\; \\;\``],
     ['env env env …', fill('env ', '', 'git push')],
     ['watch watch watch …', fill('watch ', '', 'git push')],
     ['32,000 commands', fill('a;')],
@@ -110,7 +112,7 @@ describe('work budget: linear inputs of the same size still pass', () => {
 describe('work budget: options', () => {
   it('honours maxWork', () => {
     expect(errorCode('echo {1..100}', { maxWork: 1000 })).toBe('too_complex');
-    expect(errorCode('echo {1..100}', { maxWork: 5000 })).toBe('ok');
+    expect(errorCode('echo {1..100}', { maxWork: 20_000 })).toBe('ok');
   });
 
   it('every command reported is charged, however it was found (redirections alone, alternatives, xargs, pipes into a shell, scripts written earlier)', () => {
@@ -144,7 +146,7 @@ describe('work budget: options', () => {
 
   it('a counter shared by several analyses bounds them together', () => {
     const work = { used: 0 };
-    const text = 'git status\n'.repeat(2000);
+    const text = 'git status\n'.repeat(1700);
     expect(errorCode(text, { work })).toBe('ok');
     expect(work.used).toBeGreaterThan(0);
     expect(errorCode(text, { work })).toBe('ok');
