@@ -103,6 +103,8 @@ describe('lineWords / guardedMatch', () => {
     ["x=\"v=\\$'g\\\\x69t\\\\x20push'; eval \\\"\\$v\\\"\"; bash -c \"$x\"", ['git', 'push']],
     ["export v=$'gh repo $\\'d\\\\x65lete\\' x'; bash -c 'eval \"$v\"'", ['repo', 'delete']],
     ["bash -c 'c=\"eval \\$'\\''\\\\x70ush'\\''\"; eval \"$c\"'", ['push']],
+    ["x='git reset ${u:---har} o'; y=$x; eval \"$y\"", ['reset', '--har']],
+    ['c="bash -c \\"npx -c \\\\\\$\'gi\\\\\\\\164 push\'\\""; eval "$c"', ['git', 'push']],
   ])('%j has %j', (text, expected) => {
     const w = words(text);
     for (const e of expected) expect(w.has(e)).toBe(true);

@@ -43,8 +43,8 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
 /** Characters that separate words in the raw line once quotes and backslashes are gone. */
 const SEPARATORS = /[\s;|&()<>{},`]+/;
 
-/** `$'…'` strings decoded. */
-const decodeAll = (t: string): string => t.replace(/\$'((?:[^'\\]|\\[\s\S])*)'/g, (_m, body: string) => decodeAnsiC(body));
+/** `$'…'` strings decoded (not `\$'`: an escaped `$` is a plain character at this level). */
+const decodeAll = (t: string): string => t.replace(/(?<!\\)\$'((?:[^'\\]|\\[\s\S])*)'/g, (_m, body: string) => decodeAnsiC(body));
 /** The escapes of double quotes (`\$`, `\\`, `\"`, `` \` ``) and the `'\''` of single quotes undone. */
 const unquoteAll = (t: string): string => t.replace(/'\\''/g, "'").replace(/\\([\\$`"])/g, '$1');
 
@@ -76,7 +76,7 @@ function deeperTexts(text: string): string[] {
  * `"push"`, `pu\sh` are `push`), once as written and once with its `$'…'` strings decoded (also
  * inside a variable's value: `v=$'g\x69t push'`), split at blanks and operators, plus every argv
  * word of every command analysis found (escapes decoded, `$'\x70ush'`), split at blanks. A word
- * holding `=` also gives what follows each `=` (`--method=DELETE` → `DELETE`, `c=s=repo` → `repo`).
+ * holding `=` also gives what follows each `=` (`--method=DELETE` → `DELETE`, `c=s=repo` → `repo`), and `${x:-word}` its default word.
  * Every word also counts in lower case (`Delete` → `delete`): entries are written in lower case
  * where the program ignores case.
  */
@@ -93,6 +93,9 @@ export function lineWords(text: string, commands: readonly CommandFacts[]): Set<
       put(t);
       // After every `=`: `--method=DELETE` → `DELETE`, `a='c=--force` → `c=--force`, `--force`.
       for (let eq = t.indexOf('='); eq >= 0 && eq < t.length - 1; eq = t.indexOf('=', eq + 1)) put(t.slice(eq + 1));
+      // `${x:-word}` (split at `{`): the default word (`x:---har` → `--har`).
+      const dflt = /^[A-Za-z_][A-Za-z0-9_]*:?[-=+?]([\s\S]+)$/.exec(t);
+      if (dflt !== null) put(dflt[1] as string);
     }
   };
   const raw = (s: string): string => s.replace(/\\\n/g, '').replace(/['"\\]/g, '');
