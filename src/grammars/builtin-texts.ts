@@ -11,6 +11,7 @@
  * (docs/performance.md).
  */
 import { BUILTIN_GRAMMARS } from './builtin.ts';
+import { defineLazy } from './define-lazy.ts';
 
 export const BUILTIN_TEXTS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(BUILTIN_GRAMMARS).map(([name, g]) => [name, JSON.stringify(g)]));
 
@@ -39,14 +40,6 @@ export function textsId(texts: Readonly<Record<string, string>>): string {
  */
 export function builtinGetters(read: (self: object, name: string) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of Object.keys(BUILTIN_TEXTS)) {
-    Object.defineProperty(out, name, {
-      enumerable: true,
-      configurable: true,
-      get(this: object) {
-        return read(this, name);
-      },
-    });
-  }
+  for (const name of Object.keys(BUILTIN_TEXTS)) defineLazy(out, name, read);
   return out;
 }

@@ -4,6 +4,7 @@
  * compiled-pack cache stores them). A text becomes an object on its first lookup and stays one.
  */
 import { BUILTIN_TEXTS, builtinGetters } from './builtin-texts.ts';
+import { defineLazy } from './define-lazy.ts';
 import type { Grammars, ProgramGrammar } from './types.ts';
 
 /** A text that is not a JSON object: `onBad` decides what to throw. */
@@ -34,15 +35,7 @@ export function lazyGrammars(overrides: Readonly<Record<string, string>> = {}, o
   const out = builtinGetters(read) as Record<string, ProgramGrammar>;
   for (const name in overrides) {
     if (overrides[name] === '') delete out[name];
-    else if (!Object.hasOwn(BUILTIN_TEXTS, name)) {
-      Object.defineProperty(out, name, {
-        enumerable: true,
-        configurable: true,
-        get(this: object) {
-          return read(this, name);
-        },
-      });
-    }
+    else if (!Object.hasOwn(BUILTIN_TEXTS, name)) defineLazy(out, name, read);
   }
   return out;
 }
