@@ -81,8 +81,10 @@ export function askAsDeny(output: PolicyOutput, harness: string): { person: stri
   const how =
     `${harness} cannot ask you from a hook, so Buckler blocked it. To let it through, run it yourself, ` +
     `or start ${harness} with BUCKLER_BYPASS=1 in its environment.`;
+  const person = personMessage(output);
   return {
-    person: `${personMessage(output)} ${how}`,
+    // After a multi-line message (one that ends with the `buckler allow` hint) on a line of its own.
+    person: `${person}${person.includes('\n') ? '\n' : ' '}${how}`,
     agent: `${agentMessage(output)} It needs the user's confirmation, which ${harness} cannot ask for here, so it was blocked: ask the user to run it or allow it.`,
   };
 }
