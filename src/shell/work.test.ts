@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCommandLine, DEFAULT_LIMITS, ShellParseError } from './index.ts';
 import { COMMAND_COST } from './work.ts';
 import { errorCode } from './show.testing.ts';
+import { realisticScript as script } from './realistic-script.testing.ts';
 
 const WATCHDOG = 10_000;
 const LIMIT = DEFAULT_LIMITS.maxBytes - 64;
@@ -18,26 +19,6 @@ const fill = (unit: string, prefix = '', suffix = ''): string =>
 // 15.4 KB: under the 16 KiB a word may take from variables (word-value.ts), so the budget answers.
 const big = 'git status;'.repeat(1400);
 
-/** A realistic script (the benchmark's): every kind of statement, about `bytes` long. */
-function script(bytes: number): string {
-  const parts = [
-    'set -euo pipefail',
-    'for f in "$@"; do\n  if [ -f "$f" ]; then echo "file: $f"; else echo "skip $f" >&2; fi\ndone',
-    'case "$1" in\n  build) npm run build ;;\n  test|check) npm test -- --run ;;\n  *) echo "usage: $0 build|test" ;;\nesac',
-    'out=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)',
-    'cat <<EOF > version.txt\nversion: $out\nbuilt: $(date -u +%FT%TZ)\nEOF',
-    'while read -r line; do printf \'%s\\n\' "${line//foo/bar}"; done < input.txt',
-    'deploy() {\n  local target=${1:-staging}\n  rsync -az --delete ./dist/ "deploy@$target:/srv/app/" && echo done\n}',
-    'find . -type f -name "*.log" -mtime +7 -exec rm -f {} +',
-    'git log --oneline -10 | awk \'{print $1}\' | xargs -n1 git show --stat',
-  ];
-  let s = '';
-  for (let i = 0; ; i++) {
-    const next = `${parts[i % parts.length]}\n`;
-    if (s.length + next.length > bytes) return s;
-    s += next;
-  }
-}
 
 describe('work budget: multiplying inputs fail closed (too_complex)', () => {
   it.each<[string, string]>([
