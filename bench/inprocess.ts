@@ -108,6 +108,10 @@ function adversarial(): Record<string, string> {
     '${x//a/b} × 6,500': fill(' ${x//a/b}', 'echo'),
     '$((1+1+…))': fill('1+', 'echo $((', '1))'),
     'case x in a|a|…': fill('a|', 'case x in ', 'b) ;; esac'),
+    // Functions and aliases called later on the line: each call walks the body again.
+    'f() { git status "$1"; }; f a1; f a2; …': fill(` f a${'x'.repeat(4)};`, 'f() { git status "$1"; };'),
+    'f15 → f14 × 2 → … → f0 (distinct arguments)': `f0() { git status "$1"; }; ${Array.from({ length: 15 }, (_, i) => `f${i + 1}() { f${i} "$1"a; f${i} "$1"b; };`).join(' ')} f15 x`,
+    "alias a='git status'; a × 5,000": fill('\na', "shopt -s expand_aliases; alias a='git status'"),
     'case items × 9,300': fill('a) x;;\n', 'case x in\n', 'esac'),
     'A=$B × 13,000 assignments': fill('A=$B ', '', 'git status'),
     'if a; then b; fi × 3,800': fill('if a; then b; fi\n'),

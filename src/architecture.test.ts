@@ -35,8 +35,11 @@ const MAY_IMPORT: Record<Layer, readonly Layer[] | '*'> = {
   files: [],
 };
 
-/** Outside src/cli, the only uses of `process`: the lock's own pid and its liveness probe. */
-const PROCESS_ALLOWED: Partial<Record<Layer, RegExp>> = { files: /\bprocess\s*\.\s*(?:pid\b|kill\s*\()/g };
+/**
+ * Outside src/cli, the only uses of `process`: the lock's own pid, its liveness probe, and
+ * node:os loaded when a lock is taken (`getBuiltinModule`: an import, made lazy for the hook).
+ */
+const PROCESS_ALLOWED: Partial<Record<Layer, RegExp>> = { files: /\bprocess\s*\.\s*(?:pid\b|kill\s*\(|getBuiltinModule\s*\(\s*'node:os'\s*\))/g };
 
 /** Node modules that reach outside the process's own memory. */
 const IO_MODULES = new Set([

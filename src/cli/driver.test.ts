@@ -9,7 +9,8 @@ import { PolicyError, type PolicyInput, type PolicyOutput } from '../core/contra
 import { POLICY_FORMAT, type CompiledPolicy } from '../core/policy.ts';
 import type { LoadedPolicy } from '../packs/runtime.ts';
 import { outputOf } from '../adapters/testing.ts';
-import { DEFAULT_HOOK_DEADLINE_MS, handleHook, hookDeadlineMs, isCompleteEvent, replyText, runDriver, type DriverDeps } from './driver.ts';
+import { HARNESS_NAMES } from '../adapters/registry.ts';
+import { ADAPTER_BIT, CODE, codeBits, DEFAULT_HOOK_DEADLINE_MS, handleHook, hookDeadlineMs, isCompleteEvent, replyText, runDriver, type DriverDeps } from './driver.ts';
 import type { CliIO } from './io.ts';
 import { testEnv } from '../test-home.testing.ts';
 
@@ -285,10 +286,50 @@ describe('runDriver', () => {
       out: (t) => writes.push(t),
       err: () => undefined,
     };
-    // Not typical: the payload was refused before any policy was read.
-    expect(await runDriver([], io)).toEqual({ exitCode: 0, typical: false, blocked: false, abandoned: false });
+    // Nothing to keep in a code cache: the payload was refused before any policy was read.
+    expect(await runDriver([], io)).toEqual({ exitCode: 0, code: 0, abandoned: false });
     expect(writes).toHaveLength(1);
     expect(JSON.parse(writes[0] ?? '')).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+});
+
+describe('codeBits: the parts of the hook path a run went through (for the code cache)', () => {
+  const CACHED = { ...LOADED, cached: true };
+  const bit = (harness: string): number => 1 << (ADAPTER_BIT + HARNESS_NAMES.indexOf(harness));
+  const decided = async (harness: string, payload: object, decision: PolicyOutput['decision'], loaded: LoadedPolicy = CACHED) =>
+    handleHook(['--driver', harness], { env: {}, readStdin: () => Buffer.from(JSON.stringify(payload)), err: () => undefined }, { loadPolicy: () => loaded, evaluate: () => outputOf(decision) });
+  const CURSOR_READ = { hook_event_name: 'beforeReadFile', file_path: '/p/a.ts', content: '', workspace_roots: ['/p'] };
+
+  it.each([
+    ['cursor shell allow', 'cursor', CURSOR_SHELL, 'allow', CODE.shell | bit('cursor')],
+    ['cursor shell deny', 'cursor', CURSOR_SHELL, 'deny', CODE.shell | CODE.blocked | bit('cursor')],
+    ['cursor shell ask', 'cursor', CURSOR_SHELL, 'ask', CODE.shell | CODE.blocked | bit('cursor')],
+    ['cursor file read allow', 'cursor', CURSOR_READ, 'allow', CODE.file | bit('cursor')],
+    ['cursor after a tool', 'cursor', CURSOR_POST, 'allow', CODE.post | bit('cursor')],
+    ['claude-code shell allow', 'claude-code', CLAUDE_BASH, 'allow', CODE.shell | bit('claude-code')],
+    ['claude-code after a tool', 'claude-code', CLAUDE_POST, 'nudge', CODE.post | bit('claude-code')],
+  ] as const)('%s', async (_name, harness, payload, decision, bits) => {
+    expect(codeBits(await decided(harness, payload, decision))).toBe(bits);
+  });
+
+  it('every harness has a bit of its own, within 32 bits', () => {
+    const bits = HARNESS_NAMES.map(bit);
+    expect(new Set(bits).size).toBe(HARNESS_NAMES.length);
+    expect(ADAPTER_BIT + HARNESS_NAMES.length).toBeLessThanOrEqual(31);
+    for (const b of bits) for (const c of Object.values(CODE)) expect(b & c).toBe(0);
+  });
+
+  it('0 for a run not to keep: the packs compiled (not from their cache), a failure, an unreadable event', async () => {
+    expect(codeBits(await decided('cursor', CURSOR_SHELL, 'allow', LOADED))).toBe(0);
+    const failed = await handleHook(['--driver', 'cursor'], { env: {}, readStdin: () => Buffer.from('{'), err: () => undefined }, { loadPolicy: () => CACHED, evaluate: () => outputOf('allow') });
+    expect(codeBits(failed)).toBe(0);
+    const thrown = await handleHook(['--driver', 'cursor'], { env: {}, readStdin: () => Buffer.from(JSON.stringify(CURSOR_SHELL)), err: () => undefined }, {
+      loadPolicy: () => CACHED,
+      evaluate: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(codeBits(thrown)).toBe(0);
   });
 });
 

@@ -58,7 +58,59 @@ const REAL: DriverDeps = {
 
 /** What the core may read around the command: scripts it runs, git aliases where it runs. */
 function readers(cwd: string, env: NodeJS.ProcessEnv): EvaluateOptions {
-  return { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, env) };
+  const script = scriptReader(cwd);
+  const aliases = gitAliasReader(cwd, env);
+  return {
+    readScript: (file) => {
+      ranCode |= CODE.script;
+      return script(file);
+    },
+    readAliases: (program, where) => {
+      if (program === 'git') ranCode |= CODE.aliases;
+      return aliases(program, where);
+    },
+  };
+}
+
+/**
+ * The parts of the hook path a run went through, one bit each: the loader keeps a V8 code cache
+ * holding the compiled functions of every part a hook has used on this machine (src/cli/loader.ts).
+ * A part missing from the cache is compiled on each hook that needs it: 1.5–10 ms, measured
+ * (docs/performance.md). The harness's adapter adds its own bit (`codeBits`).
+ */
+export const CODE = {
+  shell: 1 << 0,
+  file: 1 << 1,
+  other: 1 << 2,
+  post: 1 << 3,
+  blocked: 1 << 4,
+  aliases: 1 << 5,
+  script: 1 << 6,
+  audit: 1 << 7,
+  allowOnce: 1 << 8,
+  notice: 1 << 9,
+} as const;
+/** The adapter's bit: this, plus its index among the harnesses. */
+export const ADAPTER_BIT = 10;
+/** Set by the readers above during an evaluation; read by `codeBits`. */
+let ranCode = 0;
+
+/** The bits of `CODE` (and the adapter's) a decided hook went through; 0: not one to cache. */
+export function codeBits(result: HookResult): number {
+  const { loaded, output, input } = result;
+  // Only a hook decided with the compiled-pack cache warm and without a failure: not the pack
+  // compiler of the first hook after an install, nor the failure paths.
+  if (loaded?.cached !== true || output.error !== undefined || input === undefined) return 0;
+  let bits = ranCode | (1 << (ADAPTER_BIT + Math.max(0, HARNESS_NAMES.indexOf(result.adapter.name))));
+  if (!isPreTrigger(input.trigger)) bits |= CODE.post;
+  else if (input.shell !== undefined) bits |= CODE.shell;
+  else if (input.tool?.paths !== undefined) bits |= CODE.file;
+  else bits |= CODE.other;
+  if (output.decision === 'deny' || output.decision === 'ask') bits |= CODE.blocked;
+  if (result.audited === true) bits |= CODE.audit;
+  if (result.allowOnce !== undefined) bits |= CODE.allowOnce;
+  if (loaded.dropped !== undefined && loaded.dropped.length > 0) bits |= CODE.notice;
+  return bits;
 }
 
 /** One hook call, decided. */
@@ -74,6 +126,8 @@ export interface HookResult {
   abandoned?: true;
   /** A deny or ask the person had allowed with `buckler allow` (docs/allow-once.md). */
   allowOnce?: AllowOnceUse;
+  /** An audit record was written. */
+  audited?: true;
 }
 
 /**
@@ -383,6 +437,7 @@ export async function handleHook(
         event.project = inputProject(result.input, io.env);
       }
       recordDecision(io, event);
+      result.audited = true;
     } catch (e) {
       warn(`warning: audit record not written: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -399,23 +454,20 @@ export function replyText(reply: NativeReply): string {
 export interface DriverRun {
   exitCode: number;
   /**
-   * A shell command was decided with the compiled-pack cache warm and nothing failed: the run
-   * later hooks repeat, so the one whose compiled functions the loader keeps (src/cli/loader.ts).
-   * Events without a command (a file read, a tool result) would leave the shell analyser out.
+   * Which parts of the hook path this run compiled and ran (`CODE`, one bit each), for the
+   * loader's V8 code cache (src/cli/loader.ts); 0 when the run is not one to keep: the pack
+   * compiler of a first hook after an install, or a failure.
    */
-  typical: boolean;
-  /** The typical hook blocked (deny or ask): it also ran what a block needs (messages, allow-once, the audit record). */
-  blocked: boolean;
+  code: number;
   /** Work was left pending at the deadline: exit now rather than wait for it. */
   abandoned: boolean;
 }
 
 export async function runDriver(argv: string[], io: CliIO): Promise<DriverRun> {
   if (io.stdinIsTTY) io.err('buckler: hook mode reads one harness event (JSON) from stdin; see buckler --help\n');
-  const { reply, loaded, output, input, abandoned } = await handleHook(argv, io);
-  const text = replyText(reply);
+  ranCode = 0;
+  const result = await handleHook(argv, io);
+  const text = replyText(result.reply);
   if (text !== '') io.out(text);
-  const typical = loaded?.cached === true && output.error === undefined && input?.shell !== undefined;
-  const blocked = typical && (output.decision === 'deny' || output.decision === 'ask');
-  return { exitCode: reply.exitCode, typical, blocked, abandoned: abandoned === true };
+  return { exitCode: result.reply.exitCode, code: codeBits(result), abandoned: result.abandoned === true };
 }

@@ -42,15 +42,12 @@ describe('the loader and its V8 code cache', () => {
     expect(fs.existsSync(cache)).toBe(false);
   });
 
-  it('only a typical hook writes the cache: not one that compiled the packs, a refused event or one without a command', () => {
+  it('only a hook decided with the packs cache warm writes the cache: not one that compiled the packs, nor a refused event', () => {
     fs.rmSync(path.join(root, 's'), { recursive: true, force: true }); // no compiled-pack cache
     const cold = run(['--driver', 'cursor'], event);
     expect(JSON.parse(cold.stdout)).toMatchObject({ permission: 'deny' });
     expect(fs.existsSync(cache)).toBe(false);
     expect(JSON.parse(run(['--driver', 'cursor'], '{not json').stdout)).toMatchObject({ permission: 'deny' });
-    expect(fs.existsSync(cache)).toBe(false);
-    const read = JSON.stringify({ hook_event_name: 'preToolUse', tool_name: 'Read', tool_input: { path: 'x' }, cwd: root });
-    expect(run(['--driver', 'cursor'], read).status).toBe(0);
     expect(fs.existsSync(cache)).toBe(false);
   });
 
@@ -74,21 +71,39 @@ describe('the loader and its V8 code cache', () => {
     expect(fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.v8cache'))).toEqual([path.basename(cache)]);
   });
 
-  it('a cache made after an allow is replaced once by one made after a block, which then stays', () => {
+  it('the cache grows to hold each part of the hook path a hook went through, once; then it stays', () => {
     fs.rmSync(cache, { force: true });
+    const parts = (): number => fs.readFileSync(cache).readUInt32LE(1);
     const allow = JSON.stringify({ hook_event_name: 'beforeShellExecution', command: 'ls -la', cwd: root });
-    expect(run(['--driver', 'cursor'], allow).status).toBe(0);
-    const afterAllow = fs.readFileSync(cache);
-    expect(afterAllow[0]).toBe(0x61); // 'a'
-    expect(run(['--driver', 'cursor'], allow).status).toBe(0);
-    expect(fs.readFileSync(cache).equals(afterAllow)).toBe(true); // another allow changes nothing
-    expect(JSON.parse(run(['--driver', 'cursor'], event).stdout)).toMatchObject({ permission: 'deny' });
-    const afterBlock = fs.readFileSync(cache);
-    expect(afterBlock[0]).toBe(0x62); // 'b'
-    expect(afterBlock.length).toBeGreaterThan(afterAllow.length); // it holds what the deny ran too
-    expect(run(['--driver', 'cursor'], allow).status).toBe(0);
-    expect(JSON.parse(run(['--driver', 'cursor'], event).stdout)).toMatchObject({ permission: 'deny' });
-    expect(fs.readFileSync(cache).equals(afterBlock)).toBe(true);
+    const read = JSON.stringify({ hook_event_name: 'beforeReadFile', file_path: path.join(root, 'a.txt'), content: 'x', cwd: root });
+    const repo = path.join(root, 'repo');
+    fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
+    fs.writeFileSync(path.join(repo, '.git', 'config'), '[alias]\n\tpf = push --force\n');
+    const alias = JSON.stringify({ hook_event_name: 'beforeShellExecution', command: 'git pf origin main', cwd: repo });
+    const steps: [string, string, string][] = [
+      ['shell allow', allow, 'allow'],
+      ['shell deny', event, 'deny'],
+      ['file read', read, 'allow'],
+      ['git alias', alias, 'deny'],
+    ];
+    let before = Buffer.alloc(0);
+    for (const [what, payload, decision] of steps) {
+      const r = run(['--driver', 'cursor'], payload);
+      expect(r.status, what).toBe(0);
+      expect((JSON.parse(r.stdout) as { permission?: string }).permission ?? 'allow', what).toBe(decision);
+      const now = fs.readFileSync(cache);
+      expect(now[0], what).toBe(0x63); // 'c'
+      const had = before.length > 0 ? before.readUInt32LE(1) : 0;
+      expect(parts() & had, what).toBe(had); // never loses a part
+      expect(parts(), what).not.toBe(had); // a new part was added
+      expect(now.length, what).toBeGreaterThan(before.length); // with the code that part ran
+      before = now;
+    }
+    // Every part is in it now: repeating any of these hooks leaves the cache as it is.
+    for (const [what, payload] of steps) {
+      run(['--driver', 'cursor'], payload);
+      expect(fs.readFileSync(cache).equals(before), what).toBe(true);
+    }
   });
 
   it('a corrupt cache is rejected and rewritten; the answer is the same', () => {

@@ -8,13 +8,19 @@
  *
  * Safety: V8 checks cached data against the source's length and its own version and flags, and
  * rejects it on any mismatch (then the bundle is simply compiled); the file name carries a digest
- * of the bundle for what a length check cannot see. The cache is written only by a
- * typical hook run (one that decided a shell command with the compiled-pack cache warm: so it
- * holds the functions shell-command hooks use, not the pack compiler of the first hook after an install, which made later
- * hooks measurably slower), only when missing or rejected, or made after an allow when this hook
- * blocked (see `ALLOW`), atomically (temp file + rename), and
- * a failure to write it is ignored. It lives beside the bundle: whoever
- * can write it can already replace the bundle itself.
+ * of the bundle for what a length check cannot see. A failure to write it is ignored; it is
+ * written atomically (temp file + rename). It lives beside the bundle: whoever can write it can
+ * already replace the bundle itself.
+ *
+ * What it holds: the functions a hook compiled, which depend on the hook (a shell command or a
+ * file read, an allow or a deny, the harness, a git alias read). A hook that needs functions the
+ * cache lacks compiles them every time: 1.5–10 ms per hook, measured (docs/performance.md). So
+ * the cache file starts with the parts of the hook path its code covers (`codeCacheWanted`, one
+ * bit each), and a hook that went through a part the cache lacks writes it anew: with the
+ * functions it read from the old cache (deserialised functions are compiled, so V8 writes them
+ * again) and those it compiled, and the union of the parts. Each part is added once; then the
+ * cache stays. Not written after the first hook following an install (which compiles the packs:
+ * the pack compiler would weigh on every later hook) nor after a failure.
  *
  * Deliberately tiny and dependency-free: it is on every hook's path.
  */
@@ -25,21 +31,13 @@ import { writeFileAtomic } from '../files/atomic.ts';
 
 interface MainModule {
   start(): void;
-  /**
-   * Asked at exit: was this run one worth caching (a shell-command hook, packs cache warm), and
-   * did it block (then it also ran the code a deny needs)?
-   */
-  codeCacheWanted(): 'none' | 'allow' | 'block';
+  /** Asked at exit: which parts of the hook path this run went through, one bit each; 0: none worth keeping. */
+  codeCacheWanted(): number;
 }
 
-/**
- * The cache file is one byte saying which kind of hook made it, then V8's data. A cache made
- * after an allow lacks what a deny runs (its messages, allow-once, the audit record), which a
- * later deny then compiles: 3–7 ms more per deny, measured. So a blocking hook replaces such a
- * cache once with one that holds both (docs/performance.md).
- */
-const ALLOW = 0x61; // 'a'
-const BLOCK = 0x62; // 'b'
+/** The cache file: this marker byte, the parts its code covers (uint32, little-endian), then V8's data. */
+const MARK = 0x63; // 'c'
+const HEAD = 5;
 
 const dir = __dirname;
 const bundle = path.join(dir, 'main.cjs');
@@ -55,23 +53,23 @@ function isHookRun(args: string[]): boolean {
   return first === undefined || first === '--driver' || first.startsWith('--driver=');
 }
 
-function readCache(): { kind: number; data: Buffer } | undefined {
+function readCache(): { parts: number; data: Buffer } | undefined {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(cacheFile);
   } catch {
     return undefined;
   }
-  const kind = bytes[0];
-  return kind === ALLOW || kind === BLOCK ? { kind, data: bytes.subarray(1) } : undefined;
+  return bytes.length > HEAD && bytes[0] === MARK ? { parts: bytes.readUInt32LE(1), data: bytes.subarray(HEAD) } : undefined;
 }
 
-function writeCache(script: vm.Script, kind: number): void {
+function writeCache(script: vm.Script, parts: number): void {
   try {
     const data = script.createCachedData();
-    const bytes = Buffer.allocUnsafe(data.length + 1);
-    bytes[0] = kind;
-    data.copy(bytes, 1);
+    const bytes = Buffer.allocUnsafe(data.length + HEAD);
+    bytes[0] = MARK;
+    bytes.writeUInt32LE(parts >>> 0, 1);
+    data.copy(bytes, HEAD);
     writeFileAtomic(cacheFile, bytes, { mode: 0o644 });
   } catch {
     /* no cache this time: the next run compiles again */
@@ -90,13 +88,12 @@ function load(): MainModule {
   const run = script.runInThisContext() as (...a: unknown[]) => void;
   run.call(mod.exports, mod.exports, require, mod, bundle, dir);
   const main = mod.exports as unknown as MainModule;
-  const missing = cachedData === undefined || script.cachedDataRejected === true;
-  if (isHookRun(process.argv.slice(2)) && (missing || cached?.kind === ALLOW)) {
+  if (isHookRun(process.argv.slice(2))) {
+    const had = cachedData === undefined || script.cachedDataRejected === true ? 0 : (cached?.parts ?? 0);
     // After the run, so the cache also holds the functions this hook compiled lazily.
     process.once('exit', () => {
-      const wanted = main.codeCacheWanted();
-      if (wanted === 'block') writeCache(script, BLOCK);
-      else if (wanted === 'allow' && missing) writeCache(script, ALLOW);
+      const parts = main.codeCacheWanted();
+      if (parts !== 0 && (parts & ~had) !== 0) writeCache(script, parts | had);
     });
   }
   return main;

@@ -56,20 +56,17 @@ let abandonedHook = false;
 /** Set by a hook run (see start()). */
 let hookRun = false;
 
-/** What kind of typical hook this run was (`codeCacheWanted`): none, one that allowed, one that blocked. */
-let typicalHook: CodeCacheKind = 'none';
-
-/** Which code a V8 code cache made after this run would hold (src/cli/loader.ts). */
-export type CodeCacheKind = 'none' | 'allow' | 'block';
+/** Which parts of the hook path this hook run went through (`codeCacheWanted`); 0: none worth keeping. */
+let hookCode = 0;
 
 /**
- * Whether the loader should keep a V8 code cache of this run (src/cli/loader.ts): only after a
- * typical hook, so the cache holds what shell-command hooks run, and not, say, the pack compiler
- * that only the first hook after an install needs. `block`: the hook also ran what a deny or an
- * ask needs; the loader replaces a cache made after an allow with such a one, once.
+ * Which parts of the hook path a V8 code cache made after this run would hold, one bit each
+ * (src/cli/driver.ts, `CODE`); 0 when the loader should not keep a cache of this run (any other
+ * command, the pack compiler of a first hook after an install, a failure). The loader keeps one
+ * cache holding every part the hooks on this machine have used (src/cli/loader.ts).
  */
-export function codeCacheWanted(): CodeCacheKind {
-  return typicalHook;
+export function codeCacheWanted(): number {
+  return hookCode;
 }
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -78,7 +75,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     hookRun = true;
     const { runDriver } = await import('./driver.ts');
     const run = await runDriver(argv, io);
-    typicalHook = run.blocked ? 'block' : run.typical ? 'allow' : 'none';
+    hookCode = run.code;
     abandonedHook = run.abandoned;
     return run.exitCode;
   }

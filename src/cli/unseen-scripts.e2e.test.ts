@@ -55,6 +55,33 @@ const cases: Array<[string, string, string | null]> = [
   ["printf '%s\\0' a.txt b.txt | xargs -0 wc -l", 'allow', null],
   ["{ echo 'git push -f'; } | grep push", 'allow', null],
   ["echo 'git push -f' | tee notes.txt", 'allow', null],
+  // A file's text run through a command substitution: `$(< FILE)` is bash's `$(cat FILE)`.
+  ['eval "$(< plain)"', 'deny', FORCE],
+  ['bash -c "$(<plain)"', 'deny', FORCE],
+  ['sh -c "$(cat ./plain)"', 'deny', FORCE],
+  ['eval "$(< ok.sh)"', 'allow', null],
+  ['echo "$(< plain)"', 'allow', null],
+  ['< plain | sh', 'allow', null],
+  // agent-tamper's guarded words: Buckler's own commands through a program known only at run time.
+  ['B=$(command -v buckler); $B hooks strip --harness cursor', 'ask', 'agent-tamper/guarded-words'],
+  ['bash -c "$Y" _ pack install team.bundle', 'ask', 'agent-tamper/guarded-words'],
+  ['$B hooks status', 'allow', null],
+  // A file a shell reads first because a variable names it (bash's BASH_ENV).
+  ['BASH_ENV=plain bash -c true', 'deny', FORCE],
+  ['env BASH_ENV=./plain bash -c ls', 'deny', FORCE],
+  ['export BASH_ENV=ok.sh; bash -c ls', 'allow', null],
+  // Functions and aliases the line defines, called later with the guarded words as arguments.
+  ['f() { git push "$@"; }; f -f', 'deny', FORCE],
+  ['f() { git "$@"; }; f commit -m x', 'deny', COMMIT],
+  ['run() { "$@"; }; run git push --force', 'deny', FORCE],
+  ['function deploy { git push "$1" main; }; deploy --force', 'deny', FORCE],
+  ["shopt -s expand_aliases\nalias p='git push'\np -f origin main", 'deny', FORCE],
+  ["alias s='sudo '\ns git push -f", 'deny', FORCE],
+  ["alias gp='git push --force'", 'deny', FORCE],
+  ['f() { git push "$@"; }; f origin main', 'allow', null],
+  ['f() { echo "$1"; }; f "git push -f"', 'allow', null],
+  ["alias ll='ls -la'\nll", 'allow', null],
+  ["alias g=git\ng status", 'allow', null],
   // Positional parameters.
   ["bash -c 'eval \"$1\"' _ 'git push -f'", 'deny', FORCE],
   ["sh -c '\"$@\"' sh git push -f", 'deny', FORCE],

@@ -18,7 +18,6 @@
  * replace a file compare it again immediately before the rename (see installers/apply.ts).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 
 export interface LockOwner {
   pid: number;
@@ -206,9 +205,17 @@ function tryCreate(file: string, owner: LockOwner): HeldLock | null {
  * Throws LockBusyError when the wait runs out, or the file system's error when the lock cannot be
  * created at all (a read-only directory, say).
  */
+/**
+ * node:os, loaded only when a lock is taken: this module is on a deny's path (allow-once, the
+ * audit log), which takes no lock in the usual case, and loading node:os costs about 0.15 ms.
+ */
+function hostname(): string {
+  return process.getBuiltinModule('node:os').hostname();
+}
+
 export function acquireLock(file: string, opts: LockOptions = {}): HeldLock {
   const waitMs = opts.waitMs ?? DEFAULT_WAIT_MS;
-  const rule = { staleMs: opts.staleMs ?? DEFAULT_STALE_MS, graceMs: opts.graceMs ?? DEFAULT_GRACE_MS, host: os.hostname(), alive: processAlive };
+  const rule = { staleMs: opts.staleMs ?? DEFAULT_STALE_MS, graceMs: opts.graceMs ?? DEFAULT_GRACE_MS, host: hostname(), alive: processAlive };
   const start = Date.now();
   let pause = 2;
   for (;;) {

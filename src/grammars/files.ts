@@ -71,6 +71,17 @@ const curl: ProgramGrammar = {
 
 const HEAD_VALUES = ['-n', '-c', '--lines', '--bytes'];
 
+/**
+ * awk: its program (the first operand, or `-e`/`--source` in gawk) is code whose `system(…)`,
+ * `"CMD" | getline` and `print … | "CMD"` run shell commands (interpreters.ts); `-f PROG` names
+ * a program file instead.
+ */
+const awk: ProgramGrammar = {
+  value_options: ['-f', '-v', '-F', '-e', '-i', '-l', '--file', '--assign', '--field-separator', '--source', '--include', '--load'],
+  files: { operands: 'read', skip: 1, options: { '-f': 'read', '--file': 'read' }, when: { '-f': { skip: 0 }, '--file': { skip: 0 }, '-e': { skip: 0 }, '--source': { skip: 0 } } },
+  runs: { code_operand: true, code_options: ['-e', '--source'], code_file_options: ['-f', '--file'], language: 'awk' },
+};
+
 export const FILE_PROGRAMS: Record<string, ProgramGrammar> = {
   rm: { files: { operands: 'delete', when: { '-r': RECURSIVE, '-R': RECURSIVE, '--recursive': RECURSIVE } } },
   rmdir: { files: { operands: 'delete' } },
@@ -109,10 +120,10 @@ export const FILE_PROGRAMS: Record<string, ProgramGrammar> = {
   egrep: { value_options: GREP_VALUES, files: pattern },
   fgrep: { value_options: GREP_VALUES, files: pattern },
   rg: { value_options: [...GREP_VALUES, '-g', '--glob', '-t', '--type', '-T', '--type-not', '-j', '--threads', '-M', '--max-columns', '-r', '--replace'], files: pattern },
-  awk: {
-    value_options: ['-f', '-v', '-F', '--file', '--assign', '--field-separator'],
-    files: { operands: 'read', skip: 1, options: { '-f': 'read', '--file': 'read' }, when: { '-f': { skip: 0 }, '--file': { skip: 0 } } },
-  },
+  awk,
+  gawk: awk,
+  mawk: awk,
+  nawk: awk,
   tar,
   zip: { value_options: ['-x', '-i', '-b', '-n', '-t', '-tt', '-P', '--password'], files: { operands: 'read', first: 'write' } },
   unzip: { value_options: ['-d', '-x', '-P'], files: { first: 'read', options: { '-d': 'write' } } },

@@ -30,6 +30,22 @@ const COMMANDS = (
 export const git: ProgramGrammar = {
   nested: true,
   dashed: true,
+  // Variables whose value git runs (through a shell, or as the program it starts), as the
+  // `-c` settings below: `GIT_SSH_COMMAND='…' git fetch` runs it (git(1), "ENVIRONMENT VARIABLES").
+  env_runs: {
+    GIT_SSH_COMMAND: 'shell',
+    GIT_SSH: 'shell',
+    GIT_EDITOR: 'shell',
+    GIT_SEQUENCE_EDITOR: 'shell',
+    VISUAL: 'shell',
+    EDITOR: 'shell',
+    GIT_PAGER: 'shell',
+    PAGER: 'shell',
+    GIT_EXTERNAL_DIFF: 'shell',
+    GIT_ASKPASS: 'shell',
+    SSH_ASKPASS: 'shell',
+    GIT_PROXY_COMMAND: 'shell',
+  },
   // `git -c NAME=VALUE`: settings whose value git runs through a shell.
   runs: {
     shell_settings: {

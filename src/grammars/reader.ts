@@ -654,6 +654,9 @@ function readRuns<W extends Word>(
       } else if (r.stdin_script === true) {
         runs.push({ kind: 'stdin_script', args: ops });
       }
+      if (r.code_operand === true && ops[0] !== undefined && !given(r.code_file_options)) {
+        runs.push({ kind: 'code', code: ops[0], language: r.language ?? '', label: base });
+      }
       if (r.stdin_code === true && ops.length === 0) runs.push({ kind: 'stdin_code', language: r.language ?? '' });
       // A run-time first operand may be the flag or option itself (`X=-c; bash $X TEXT`): the
       // next operand is then read as the text or code too (never fewer commands than run).
@@ -667,6 +670,12 @@ function readRuns<W extends Word>(
           runs.push({ kind: 'code', code: next, language: r.language ?? '', label: `${base} ${r.code_options[0]}` });
           speculative = true;
         }
+      }
+    }
+    if (r.shell_assignments === true) {
+      for (const w of ops) {
+        const eq = w.value.indexOf('=');
+        if (eq > 0) runs.push({ kind: 'shell', text: withValue(w, w.value.slice(eq + 1)), label: `${base} ${w.value.slice(0, eq)}`, defines: w.value.slice(0, eq) });
       }
     }
     const text0 = ops[0];

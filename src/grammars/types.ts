@@ -88,9 +88,20 @@ export interface RunsSpec {
   shell_flags?: string[];
   /** The first operand is shell text when there are at least this many operands (`trap CMD SIGNAL`). */
   shell_first?: number;
+  /**
+   * Operands `NAME=VALUE` whose VALUE is shell text the shell runs later, in place of NAME
+   * (`alias NAME=VALUE`): read as if it ran where it is defined.
+   */
+  shell_assignments?: boolean;
   /** Options whose value is code in `language` (`python -c`, `node -e`). */
   code_options?: string[];
-  /** The language of the code (interpreters.ts reads it): python, node, perl, ruby, php. */
+  /**
+   * The first operand is code in `language` (`awk 'PROGRAM' FILE…`), unless the code comes from
+   * an option (`code_options`) or a program file (`code_file_options`: `awk -f PROG FILE…`).
+   */
+  code_operand?: boolean;
+  code_file_options?: string[];
+  /** The language of the code (interpreters.ts reads it): python, node, perl, ruby, php, awk. */
   language?: string;
   /** Given no operand, code is read from standard input (`echo … | python`). */
   stdin_code?: boolean;
@@ -181,6 +192,12 @@ export interface ProgramGrammar extends CommandGrammar {
   dashed?: boolean;
   /** `NAME3`, `NAME3.12` are this program too (`python3.12`). */
   versioned?: boolean;
+  /**
+   * Environment variables whose value the program runs, when the line sets them (`NAME=… cmd`,
+   * `export NAME=…`, `env NAME=… cmd`): `shell`, as shell text or a program it starts
+   * (`GIT_SSH_COMMAND`, `GIT_EDITOR`); `script`, as a script file it reads first (`BASH_ENV`).
+   */
+  env_runs?: Record<string, 'shell' | 'script'>;
 }
 
 /**
@@ -236,8 +253,11 @@ export type Run<W extends Word> =
    * from standard input (xargs): the command as written and the replacement string (null: appended).
    */
   | { kind: 'command'; argv: W[]; label: string; stdin: boolean; input?: { argv: W[]; replace: string | null; nul?: boolean } }
-  /** Shell text (`bash -c TEXT ARG0 ARG1`): `args` are what follows it ($0, $1, …), when known. */
-  | { kind: 'shell'; text: W; label: string; args?: W[] }
+  /**
+   * Shell text (`bash -c TEXT ARG0 ARG1`): `args` are what follows it ($0, $1, …), when known;
+   * `defines`: the text is what this name stands for from now on (`alias NAME=TEXT`).
+   */
+  | { kind: 'shell'; text: W; label: string; args?: W[]; defines?: string }
   /** Code in an interpreter's language. */
   | { kind: 'code'; code: W; language: string; label: string }
   /** Code read from standard input. */

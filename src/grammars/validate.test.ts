@@ -18,8 +18,15 @@ describe('grammarProblems', () => {
     [{ subcommands: { delete: { inherit_options: true } } }, 'unknown field "inherit_options"'],
     [{ synonyms: { '-f': 1 } }, '"synonyms" must map strings to strings'],
     [{ inline_aliases: { option: '-c' } }, '"inline_aliases" must be'],
+    [{ env_runs: { MY_HOOK: 'code' } }, '"env_runs" must map variable names to shell or script'],
+    [{ env_runs: { 'not a name': 'shell' } }, '"env_runs" must map variable names to shell or script'],
+    [{ env_runs: ['MY_HOOK'] }, '"env_runs" must map variable names to shell or script'],
+    [{ runs: { shell_assignments: 'yes' } }, '"shell_assignments" must be true or false'],
   ])('reports %j', (raw, problem) => {
     expect(grammarProblems(raw, 'x').join('\n')).toContain(problem);
+  });
+  it('accepts env_runs and shell_assignments', () => {
+    expect(grammarProblems({ env_runs: { MY_HOOK: 'shell', MY_RC: 'script' }, runs: { shell_assignments: true } }, 'x')).toEqual([]);
   });
   it('turns empty subcommand entries into empty grammars', () => {
     const g = normaliseGrammar({ subcommands: { delete: null, get: { subcommands: { pods: null } } } });

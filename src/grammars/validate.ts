@@ -4,7 +4,7 @@
  */
 import type { ProgramGrammar } from './types.ts';
 
-type Kind = 'options' | 'strings' | 'map' | 'bool' | 'count' | 'option' | 'runs' | 'files' | 'subcommands' | 'inline' | 'roles';
+type Kind = 'options' | 'strings' | 'map' | 'bool' | 'count' | 'option' | 'runs' | 'files' | 'subcommands' | 'inline' | 'roles' | 'env_runs';
 
 const LEVEL: Record<string, Kind> = {
   value_options: 'options',
@@ -38,6 +38,7 @@ const PROGRAM: Record<string, Kind> = {
   commands: 'strings',
   dashed: 'bool',
   versioned: 'bool',
+  env_runs: 'env_runs',
 };
 const RUNS: Record<string, Kind | 'self' | 'terminators' | 'settings' | 'word'> = {
   command: 'bool',
@@ -59,7 +60,10 @@ const RUNS: Record<string, Kind | 'self' | 'terminators' | 'settings' | 'word'> 
   shell_settings: 'settings',
   shell_flags: 'options',
   shell_first: 'count',
+  shell_assignments: 'bool',
   code_options: 'options',
+  code_operand: 'bool',
+  code_file_options: 'options',
   language: 'word',
   stdin_code: 'bool',
   script_operand: 'bool',
@@ -151,6 +155,11 @@ function checkValue(kind: string, v: unknown, at: string, out: string[]): void {
         } else if (INLINE_ALIAS_MAPS.includes(k)) {
           if (!isStringMap(x)) out.push(`${field} must map strings to strings`);
         } else out.push(`${at.replace(/: "inline_aliases"$/, '')}: unknown field "inline_aliases.${k}"`);
+      }
+      return;
+    case 'env_runs':
+      if (!isObject(v) || !Object.entries(v).every(([k, x]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && (x === 'shell' || x === 'script'))) {
+        out.push(`${at} must map variable names to shell or script`);
       }
       return;
     case 'access':

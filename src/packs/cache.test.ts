@@ -147,6 +147,13 @@ describe('readCacheFile: the digest binds the record to the stamp', () => {
   it('a file as written is a hit', () => {
     expect(readCacheFile(file, stamp)).toEqual({ kind: 'hit', loaded });
   });
+  it('is ASCII even for text that is not, and reads that text back unchanged', () => {
+    const rule = { ...loaded.policy.rules[0]!, user_message: 'Blocked `{command}` … — ⏎ 😀 ü', agent_message: '\u2028 “quoted”' };
+    const wide: CachedLoad = { ...loaded, policy: { ...loaded.policy, rules: [rule] } };
+    const bytes = Buffer.from(cacheFileText(stamp, wide), 'utf8');
+    expect(bytes.every((b) => b < 0x80)).toBe(true);
+    expect(readCacheFile(bytes, stamp)).toEqual({ kind: 'hit', loaded: wide });
+  });
   it('an intact file for other inputs is stale, not damaged', () => {
     const other = stampOf({ ...base(), options: { tier: 'strict', examples: true } });
     expect(readCacheFile(file, other)).toEqual({ kind: 'stale' });

@@ -45,6 +45,8 @@ function kindSchema(kind: string): Json {
       return { type: 'object', additionalProperties: { anyOf: [{ type: 'null' }, { $ref: '#/definitions/level' }] } };
     case 'inline':
       return { $ref: '#/definitions/inline_aliases' };
+    case 'env_runs':
+      return { type: 'object', propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, additionalProperties: { enum: ['shell', 'script'] } };
     default:
       throw new Error(`no schema for program data kind ${kind}`);
   }

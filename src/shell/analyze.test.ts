@@ -92,10 +92,47 @@ table('positional parameters from the literal arguments', [
   ['bash args.sh push -f', ['[bash args.sh] git push -f', 'bash args.sh push -f']],
   ['./args.sh push -f', ['args.sh push -f', '[./args.sh] git push -f']],
   ["bash -c 'git \"$1\"' _ \"$X\"", ['[bash -c] git $1']],
-  // Look-alikes and limits: a function's parameters are its call's; the line's own are unknown.
-  ["bash -c 'f() { git \"$1\"; }; f status' _ push", ['[bash -c] git $1', '[bash -c] f status']],
+  // Look-alikes and limits: a function's parameters are its call's (the body as defined, then
+  // as called); the line's own are unknown.
+  ["bash -c 'f() { git \"$1\"; }; f status' _ push", ['[bash -c] git $1', '[bash -c] git status', '[bash -c] f status']],
   ['git "$@"', ['git $@']],
   ["bash -c 'echo \"$1\"' _ 'git push -f'", ['[bash -c] echo ⟨git push -f⟩']],
+]);
+
+table('functions and aliases the line defines, called later on it', [
+  // A call's arguments are the body's $1 …: the body as defined (arguments unknown), then as called.
+  ['f() { git push "$@"; }; f -f', ['git push $@', 'git push -f', 'f -f']],
+  ['f() { git "$@"; }; f push -f', ['git $@', 'git push -f', 'f push -f']],
+  ['f() { "$@"; }; f git push -f', ['?$@ ⟪runtime⟫', 'git push -f', 'f git push -f']],
+  ['function deploy { git push "$1" main; }; deploy --force', ['git push $1 main', 'git push --force main', 'deploy --force']],
+  ['f() { g "$@"; }; g() { git push "$1"; }; f --force', ['g $@', 'git push $1', 'git push --force', 'g --force', 'f --force']],
+  // Recursion is not followed again; a call with the same arguments is walked once.
+  ['f() { f "$@"; }; f x', ['f $@', 'f x', 'f x']],
+  ['f() { git status; }; f; f', ['git status', 'f', 'f']],
+  // An alias: its value runs where it is defined (judged like running it) and where it is used,
+  // followed by the rest of the words (bash with expand_aliases, as some harnesses' shells set).
+  ["alias gp='git push --force'", ['[alias gp] git push --force', 'alias ⟨gp=git push --force⟩']],
+  ["alias p='git push'\np -f", ['[alias p] git push', 'alias ⟨p=git push⟩', '[alias p] git push -f', 'p -f']],
+  ["alias s='sudo '\ns git push -f", ['[alias s] sudo', 'alias ⟨s=sudo ⟩', '[alias s > sudo] git push -f', 's git push -f']],
+  ["alias ls='ls -la'\nls /tmp", ['[alias ls] ls -la', 'alias ⟨ls=ls -la⟩', '[alias ls] ls -la /tmp', 'ls /tmp']],
+  // Look-alikes: a function that only prints its argument; an alias of something harmless.
+  ['f() { echo "$1"; }; f "git push -f"', ['echo $1', 'echo ⟨git push -f⟩', 'f ⟨git push -f⟩']],
+  ["alias ll='ls -la'", ['[alias ll] ls -la', 'alias ⟨ll=ls -la⟩']],
+]);
+
+table('variables whose value a program runs (program data env_runs)', [
+  ['GIT_SSH_COMMAND="git push -f" git fetch', ['[git GIT_SSH_COMMAND] git push -f', 'git fetch']],
+  ['export GIT_EDITOR="rm -rf ~"; git rebase -i HEAD~2', ['export ⟨GIT_EDITOR=rm -rf ~⟩', '[git GIT_EDITOR] rm -rf ~', 'git rebase -i HEAD~2']],
+  ['env GIT_SSH_COMMAND="git push -f" git fetch', ['[env > git GIT_SSH_COMMAND] git push -f', '[env] git fetch']],
+  ['sudo -E GIT_PAGER="git commit" git log', ['[sudo > git GIT_PAGER] git commit', '[sudo] git log']],
+  ['GIT_SSH_COMMAND=$X git fetch', ['[git GIT_SSH_COMMAND] ?$GIT_SSH_COMMAND ⟪runtime⟫', 'git fetch']],
+  // What the value runs sees the same variable: not followed again.
+  ['GIT_SSH_COMMAND="git fetch" git fetch', ['[git GIT_SSH_COMMAND] git fetch', 'git fetch']],
+  // Look-alikes: harmless values; a variable no program runs; one set for another program.
+  ['GIT_EDITOR=true git rebase --continue', ['[git GIT_EDITOR] true', 'git rebase --continue']],
+  ['GIT_PAGER=cat git log', ['[git GIT_PAGER] cat', 'git log']],
+  ['FOO="git push -f" git fetch', ['git fetch']],
+  ['GIT_SSH_COMMAND="git push -f" ls', ['ls']],
 ]);
 
 table('exported and copied variables', [

@@ -25,7 +25,7 @@ export type Stdin = (
   from?: readonly ScriptSource[];
 };
 
-const LANGUAGES: ReadonlySet<string> = new Set<InlineLanguage>(['python', 'node', 'perl', 'ruby', 'php']);
+const LANGUAGES: ReadonlySet<string> = new Set<InlineLanguage>(['python', 'node', 'perl', 'ruby', 'php', 'awk']);
 
 export interface AnalyzeOptions extends ShellLimits {
   /** Structural nesting (compound commands, expansions) accepted. */
@@ -150,6 +150,15 @@ export class Analyzer {
   private fedBy: Map<ShellCommand, { first: number; end: number }> | null = null;
   /** writersOf's index (nameIndex), made when a line first runs a script file. */
   private names: NameIndex | null = null;
+  /**
+   * Shell functions and aliases the line defines, by name (`f() { …; }`, `alias p='git push'`),
+   * for the commands that call them later on the line; null until one is defined.
+   */
+  private defined: Map<string, { body: Command } | { alias: string; start: number }> | null = null;
+  /** Calls being expanded now (no recursion) and those done (each name and arguments once). */
+  private calling: Set<string> | null = null;
+  /** `dropRepeats`'s first index of each command of `out[0…upTo)`; `last`: `out[upTo - 1]` then, to see that `out` was not cut back since. */
+  private seen: { first: Map<string, number>; upTo: number; last: ShellCommand | undefined } | null = null;
 
   private readonly work: WorkBudget;
 
@@ -239,10 +248,20 @@ export class Analyzer {
 
   private command(c: Command, ctx: Ctx): void {
     if (c.type === 'function') {
-      // A function's `$1`, `"$@"` are its call's arguments, not the script's.
+      (this.defined ??= new Map()).set(c.name, { body: c.body });
+      // A function's `$1`, `"$@"` are its call's arguments, not the script's: unknown here, and
+      // the arguments of each call later on the line (`call`).
       const fv = ctx.vars.child();
       fv.setPositional(null);
-      this.command(c.body, mkCtx(ctx.via, ctx.depth, fv, true, ctx.stdin));
+      // (A call of itself in its body is not followed: see `call`.)
+      const calling = (this.calling ??= new Set());
+      const active = !calling.has(`${c.name}\0`);
+      calling.add(`${c.name}\0`);
+      try {
+        this.command(c.body, mkCtx(ctx.via, ctx.depth, fv, true, ctx.stdin));
+      } finally {
+        if (active) calling.delete(`${c.name}\0`);
+      }
       // `f() { v=-f; }; f; git push $v`: what the body assigns may hold after a call.
       ctx.vars.absorbMaybe(fv);
       return;
@@ -511,7 +530,16 @@ export class Analyzer {
       if ((c.kind !== 'group' && c.kind !== 'subshell') || body === undefined) return null;
       return this.scriptOutput(body, c.kind === 'subshell' ? vars.child() : vars, level);
     }
-    if (c.words.length === 0) return { text: '', dynamic: false };
+    if (c.words.length === 0) {
+      // `$(< FILE)`: bash's way of writing `$(cat FILE)`; a redirection alone prints nothing.
+      const only = c.redirs.length === 1 ? c.redirs[0] : undefined;
+      if (only?.op === '<' && (only.fd === '' || only.fd === '0') && level === 1) {
+        const s = this.redirStdin(c.redirs, vars);
+        if (s?.kind === 'file' && this.opts.readScript !== undefined) return { file: s.path };
+        return null;
+      }
+      return { text: '', dynamic: false };
+    }
     const words: ArgWord[] = [];
     for (const w of c.words) this.expand(w, vars, words);
     // Through wrappers: `timeout 5 echo 'git push' | sh` pipes what echo prints.
@@ -597,6 +625,8 @@ export class Analyzer {
     let via = viaIn;
     let stdin = stdinIn;
     const programs = this.opts.programs;
+    /** `NAME=value` words of the wrappers so far (`env GIT_SSH_COMMAND=… git fetch`), for `envRuns`. */
+    let chainEnv: Map<string, string | null> | undefined;
     // A chain of wrappers (`sudo nice env CMD`) is followed in this loop, not by recursion.
     for (let guard = 0; guard < 64; guard++) {
       const w0 = args[0];
@@ -615,6 +645,8 @@ export class Analyzer {
         this.report(cmd);
         return;
       }
+      // A function or an alias the line defined: what it runs, with this call's arguments.
+      if (this.defined !== null && this.defined.has(w0.value)) this.call(w0.value, args, via, stdin, ctx);
       let prog = basename(w0.value);
       let data = programData(prog, programs);
       if (data === undefined) {
@@ -626,6 +658,7 @@ export class Analyzer {
           data = programData(prog, programs);
         }
       }
+      if (data?.grammar.env_runs !== undefined) this.envRuns(data.grammar.env_runs, prog, via, ctx, chainEnv);
       if (data === undefined || !mayRun(data.grammar, args)) {
         this.report(toCommand(prog, args, via, false));
         if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx, args.slice(1));
@@ -653,6 +686,14 @@ export class Analyzer {
         }
       }
       if (only?.kind === 'command') {
+        if (data.grammar.runs?.assignments === true) {
+          const end = args.indexOf(only.argv[0] as ArgWord);
+          for (let i = 1; i < (end < 0 ? args.length : end); i++) {
+            const w = args[i] as ArgWord;
+            const eq = w.value.indexOf('=');
+            if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value.slice(0, eq))) (chainEnv ??= new Map()).set(w.value.slice(0, eq), w.dynamic ? null : w.value.slice(eq + 1));
+          }
+        }
         via = [...via, only.label];
         // `curl … | xargs bash -c`: run-time arguments the runner makes up (`$XARGS_ARGS`, `{}`)
         // are read from its standard input, the producers' output.
@@ -680,6 +721,109 @@ export class Analyzer {
     this.report(toCommand(args[0]?.value ?? '', args, via, true));
   }
 
+  /**
+   * A call of a function or an alias the line defined (`f() { git push "$@"; }; f -f`,
+   * `alias p='git push'` then `p -f`): its body, or the alias's text followed by the call's
+   * words, walked once more with `$1 …` set to the call's arguments. The body was already
+   * walked where it was defined, with its arguments unknown; this sees what a literal call
+   * makes of it. A name calling itself is not followed again (bash stops an alias there, and a
+   * recursive function repeats what was seen); each name with the same arguments is walked once,
+   * and every walk is charged to the line's work budget.
+   */
+  private call(name: string, args: readonly ArgWord[], via: readonly string[], stdin: StdinThunk, ctx: Ctx): void {
+    const def = this.defined?.get(name);
+    if (def === undefined) return;
+    const positional = positionalOf([literalArg(name, args[0]?.start), ...args.slice(1)]);
+    const key = `${name}\0${positional.map((p) => (p === null ? '\u0001' : p)).join('\0')}`;
+    const calling = (this.calling ??= new Set());
+    if (calling.has(key) || calling.has(`${name}\0`)) return;
+    calling.add(key);
+    calling.add(`${name}\0`);
+    this.work.charge(COMMAND_COST + args.length, 'calls of functions and aliases', args[0]?.start ?? 0);
+    const vars = ctx.vars.child();
+    vars.setPositional(positional);
+    const mark = this.out.length;
+    try {
+      if ('body' in def) this.command(def.body, mkCtx(ctx.via, ctx.depth, vars, ctx.cond, stdin));
+      else {
+        // Alias expansion is textual: the value, then the rest of the command's words.
+        const budget = { maxDepth: this.opts.maxDepth, maxNesting: this.opts.maxNesting, nesting: 0, work: this.work };
+        const script = Parser.parse(`${def.alias} "$@"`, def.start, budget, ctx.depth + 1);
+        this.script(script, mkCtx([...via, `alias ${name}`], ctx.depth + 1, vars, ctx.cond, stdin));
+      }
+    } finally {
+      calling.delete(`${name}\0`);
+    }
+    // What the walk where the body was defined found already is not reported twice.
+    if (this.out.length > mark) this.dropRepeats(mark);
+    // What the body assigns may hold after the call.
+    ctx.vars.absorbMaybe(vars);
+  }
+
+  /**
+   * What a program runs from the environment the line gives it (program data `env_runs`):
+   * `GIT_SSH_COMMAND='…' git fetch`, `export GIT_EDITOR=…; git commit`, `env BASH_ENV=x.sh bash
+   * -c …`. Only variables the line sets: the environment the harness was started with is the
+   * person's. A value known only at run time is an unseen command. What the value runs sees the
+   * same variable; it is not followed a second time.
+   */
+  private envRuns(spec: Readonly<Record<string, 'shell' | 'script'>>, prog: string, via: readonly string[], ctx: Ctx, chainEnv: ReadonlyMap<string, string | null> | undefined): void {
+    for (const [name, how] of Object.entries(spec)) {
+      const value = chainEnv?.has(name) === true ? chainEnv.get(name) : ctx.vars.get(name);
+      if (value === undefined || value === '') continue;
+      const label = `${prog} ${name}`;
+      if (value === null) {
+        this.report({ argv: [`$${name}`], dynamic: [0], opaque: true, via: [...via, label], unseen: 'runtime' });
+        continue;
+      }
+      // What it runs sees the same variable (`GIT_SSH_COMMAND='git fetch' git fetch`): not followed again.
+      const key = `$${name}\0${value}`;
+      const active = (this.calling ??= new Set());
+      if (active.has(key)) continue;
+      active.add(key);
+      try {
+        const word = literalArg(value, 0);
+        if (how === 'shell') this.nestedScript(word, label, via, ctx);
+        else this.file(word, label, false, via, ctx);
+      } finally {
+        active.delete(key);
+      }
+    }
+  }
+
+  /**
+   * Removes from `out[from…]` the commands equal to one reported before it (or earlier in it).
+   * `seen` maps each command's key to the index where it first appears in `out[0…upTo)`, kept
+   * between calls and extended, so that a line of many calls, or of calls nested many deep, stays
+   * linear (each call keys its own output once); when `out` was cut back in between (a walk
+   * undone), it is made again.
+   */
+  private dropRepeats(from: number): void {
+    let seen = this.seen;
+    if (seen === null || seen.upTo > this.out.length || (seen.upTo > 0 && this.out[seen.upTo - 1] !== seen.last)) {
+      seen = this.seen = { first: new Map(), upTo: 0, last: undefined };
+    }
+    // Keying a command is work like reporting one: a call nested N deep keys its output N times.
+    this.work.charge(WORD_COST * (this.out.length - Math.min(from, seen.upTo)), 'calls of functions and aliases', 0);
+    for (; seen.upTo < from; seen.upTo++) {
+      const key = JSON.stringify(this.out[seen.upTo]);
+      if (!seen.first.has(key)) seen.first.set(key, seen.upTo);
+    }
+    let k = from;
+    for (let i = from; i < this.out.length; i++) {
+      const c = this.out[i] as ShellCommand;
+      const key = JSON.stringify(c);
+      const at = seen.first.get(key);
+      if (at !== undefined && at < k) continue;
+      this.out[k] = c;
+      seen.first.set(key, k);
+      k++;
+    }
+    this.out.length = k;
+    seen.upTo = k;
+    seen.last = this.out[k - 1];
+  }
+
   /** One thing a command runs (the reader's `runs`). */
   private run(run: Run<ArgWord>, prog: string, via: readonly string[], stdin: StdinThunk, ctx: Ctx, walk?: Walk): void {
     switch (run.kind) {
@@ -690,6 +834,8 @@ export class Analyzer {
         // The words after the text are its $0, $1, … (`bash -c TEXT _ a`); its commands read the
         // program's standard input (`npx -c sh <<EOF … EOF`).
         this.nestedScript(run.text, run.label, via, ctx, run.args, stdin());
+        // `alias NAME=VALUE`: VALUE runs where NAME is used later on the line.
+        if (run.defines !== undefined && !run.text.dynamic) (this.defined ??= new Map()).set(run.defines, { alias: run.text.value, start: run.text.start });
         return;
       case 'script':
         this.file(run.path, run.label, false, via, ctx, run.args);
@@ -749,7 +895,8 @@ export class Analyzer {
     for (const call of scanInlineCode(code, language as InlineLanguage)) {
       if (call.kind === 'shell') this.nestedScript(literalArg(call.text, start), label, via, ctx);
       else if (call.kind === 'argv') this.unwrap(call.argv.map((a) => literalArg(a, start)), nestedVia, NO_STDIN, ctx);
-      else this.report({ argv: [call.text], dynamic: [0], opaque: true, via: nestedVia });
+      // A process call whose command is not a literal runs text known only at run time.
+      else this.report({ argv: [call.text], dynamic: [0], opaque: true, via: nestedVia, unseen: 'runtime' });
     }
   }
 
@@ -764,6 +911,11 @@ export class Analyzer {
       // `eval "$(printf …)"`, `bash -c "$(echo …)"`: the substitution's output, when literal.
       const out = this.scriptOutput(text.cmdSub, ctx.vars, 0);
       if (out !== null && !('file' in out) && !out.dynamic) text = { value: out.text.replace(/\n+$/, ''), dynamic: false, glob: false, start: text.start };
+      // `eval "$(< x.sh)"`, `bash -c "$(cat x.sh)"`: the file's text is the script, read as `bash x.sh` reads it.
+      else if (out !== null && 'file' in out) {
+        this.file(out.file, label, false, via, ctx, positional?.slice(1));
+        return;
+      }
     }
     const nestedVia = [...via, label];
     const depth = ctx.depth + 1;

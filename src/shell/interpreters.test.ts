@@ -9,6 +9,9 @@ describe('scanInlineCode', () => {
     ['python', "subprocess.check_output('git push', shell=True)", [{ kind: 'shell', text: 'git push' }]],
     ['python', 'subprocess.Popen(r"git push")', [{ kind: 'shell', text: 'git push' }]],
     ['python', 'subprocess.run(f"git {x}")', [{ kind: 'unknown', text: 'subprocess.run(f"git {x}")' }]],
+    // A literal with more after it is not the whole command.
+    ['python', 'os.system("git push " + flag)', [{ kind: 'unknown', text: 'os.system("git push " + flag)' }]],
+    ['ruby', 'system "git push " + flag', [{ kind: 'unknown', text: 'system "git push " + flag' }]],
     // Call names are looked for inside string literals too (code run by exec() is code):
     // a lookalike in a string is reported as unknown rather than missed.
     ['python', 'print("os.system(1)")', [{ kind: 'unknown', text: 'os.system(1)")' }]],
@@ -22,6 +25,15 @@ describe('scanInlineCode', () => {
     ['perl', 'system("git $x")', [{ kind: 'unknown', text: 'system("git $x")' }]],
     ['ruby', 'system "git push"', [{ kind: 'shell', text: 'git push' }]],
     ['php', 'passthru("git push");', [{ kind: 'shell', text: 'git push' }]],
+    // awk: system(), "CMD" | getline, print … | "CMD" (a shell fed by print runs what is printed).
+    ['awk', 'BEGIN { system("git push -f") }', [{ kind: 'shell', text: 'git push -f' }]],
+    ['awk', 'BEGIN { "git rev-parse HEAD" | getline h; print h }', [{ kind: 'shell', text: 'git rev-parse HEAD' }]],
+    ['awk', '{ print $0 | "sort -u" }', [{ kind: 'shell', text: 'sort -u' }]],
+    ['awk', 'BEGIN { print "git push -f" | "sh" }', [{ kind: 'unknown', text: '| "sh"' }]],
+    ['awk', 'BEGIN { print "x" |& "/bin/bash -s" }', [{ kind: 'unknown', text: '|& "/bin/bash -s"' }]],
+    ['awk', '{ system("echo " $1) }', [{ kind: 'unknown', text: 'system("echo " $1) }' }]],
+    ['awk', '{ n++ } END { print n }', []],
+    ['awk', '$1 > 2 || $2 == "a|b" { print }', []],
     // Names imported under another name.
     ['python', 'import subprocess as sp; sp.run(["git", "push", "-f"])', [{ kind: 'argv', argv: ['git', 'push', '-f'] }]],
     ['python', 'import os as o, sys\no.system("git push")', [{ kind: 'shell', text: 'git push' }]],

@@ -7,7 +7,7 @@
  * literal is reported as unknown.
  */
 
-export type InlineLanguage = 'python' | 'node' | 'perl' | 'ruby' | 'php';
+export type InlineLanguage = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'awk';
 
 export type InlineCall =
   /** A shell command line. */
@@ -24,6 +24,7 @@ const SHELL_CALLS: Record<InlineLanguage, string[]> = {
   perl: ['system', 'exec', 'qx'],
   ruby: ['system', 'exec', 'IO.popen', 'Open3.capture2', 'Open3.capture2e', 'Open3.capture3', 'Open3.popen3', 'spawn'],
   php: ['system', 'exec', 'shell_exec', 'passthru', 'popen', 'proc_open'],
+  awk: ['system'],
 };
 
 /** Call names whose first argument is an argv list (or a command line when a string). */
@@ -33,6 +34,7 @@ const ARGV_CALLS: Record<InlineLanguage, string[]> = {
   perl: [],
   ruby: [],
   php: [],
+  awk: [],
 };
 
 interface Lit {
@@ -156,6 +158,9 @@ function nodeNames(code: string): string {
   return c;
 }
 
+/** A command that is a shell reading its script from standard input (`print … | "sh"`). */
+const AWK_SHELLS = /^\s*(?:\S*\/)?(?:sh|bash|dash|zsh|ksh|ash)(?:\s+-[a-z]*s?[a-z]*)?\s*$/;
+
 export function scanInlineCode(source: string, lang: InlineLanguage): InlineCall[] {
   const code = lang === 'python' ? pythonNames(source) : lang === 'node' ? nodeNames(source) : source;
   const out: InlineCall[] = [];
@@ -172,7 +177,13 @@ export function scanInlineCode(source: string, lang: InlineLanguage): InlineCall
     if (before === '.' && !(lang === 'node' && loadsChildProcess)) continue;
     const at = (m.index ?? 0) + full.length;
     const isArgvCall = ARGV_CALLS[lang].includes(name);
-    const str = readString(code, at);
+    const read = readString(code, at);
+    // A literal with more after it (`"git push " + flag`, awk's `"echo " $1`) is not the whole command.
+    const str = read !== null && endsArgument(code, read.end) ? read : null;
+    if (read !== null && str === null) {
+      out.push({ kind: 'unknown', text: code.slice(m.index ?? 0, Math.min(code.length, read.end + 20)) });
+      continue;
+    }
     if (str !== null) {
       if (isArgvCall && lang === 'node') {
         // spawn("git", ["push"]) / execFile("git", ["push"])
@@ -196,6 +207,15 @@ export function scanInlineCode(source: string, lang: InlineLanguage): InlineCall
     }
     out.push({ kind: 'unknown', text: code.slice(m.index ?? 0, Math.min(code.length, at + 40)) });
   }
+  if (lang === 'awk') {
+    // `"CMD" | getline`, `print … | "CMD"`, `print … |& "CMD"`: CMD runs through a shell. A
+    // shell fed by print runs whatever is printed: not known here.
+    for (const m of code.matchAll(/"((?:[^"\\\n]|\\.)*)"\s*\|&?\s*getline|\|&?\s*"((?:[^"\\\n]|\\.)*)"/g)) {
+      const text = (m[1] ?? m[2] ?? '').replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+      if (m[2] !== undefined && AWK_SHELLS.test(text)) out.push({ kind: 'unknown', text: m[0] });
+      else out.push({ kind: 'shell', text });
+    }
+  }
   if (lang === 'perl' || lang === 'ruby' || lang === 'php') {
     for (const m of code.matchAll(/`([^`$@]*)`/g)) out.push({ kind: 'shell', text: m[1] ?? '' });
     for (const m of code.matchAll(/(?:qx|%x)\s*([({[])/g)) {
@@ -208,6 +228,14 @@ export function scanInlineCode(source: string, lang: InlineLanguage): InlineCall
     }
   }
   return out;
+}
+
+/** Whether a string literal ending at `from` is a whole argument: what follows ends it (`)`, `,`, `;`, a line end, `}`). */
+function endsArgument(code: string, from: number): boolean {
+  let i = from;
+  while (code.charAt(i) === ' ' || code.charAt(i) === '\t') i++;
+  const c = code.charAt(i);
+  return c === '' || c === ')' || c === ',' || c === ';' || c === '\n' || c === '\r' || c === '}';
 }
 
 function readMoreStrings(code: string, from: number): string[] {

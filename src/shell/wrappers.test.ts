@@ -289,7 +289,6 @@ const data: Case[] = [
   ["echo 'bash -c \"git push\"'", ['echo ⟨bash -c "git push"⟩']],
   ["sudo -l git push", ['sudo -l git push']],
   ["command -v git", ['command -v git']],
-  ["alias gp='git push --force'", ['alias ⟨gp=git push --force⟩']],
   ["x='git push --force'", []],
   ["echo \"\\$(git push)\"", ['echo ⟨$(git push)⟩']],
   ["echo '$(git push)'", ['echo ⟨$(git push)⟩']],
