@@ -72,6 +72,11 @@ const seenThrough: Array<[string, string]> = [
   ["awk 'BEGIN { system(\"git push -f\") }'", "awk '{ print $1 }' README.md"],
   ["gawk -e 'BEGIN { \"git push -f\" | getline }'", "gawk -F: '{ print $1 | \"sort\" }' /etc/passwd"],
   ['systemd-run --user --wait git push -f', 'systemd-run --user -p Nice=5 make'],
+  ["git filter-branch --tree-filter 'git push -f' HEAD", "git filter-branch --msg-filter 'cat' HEAD"],
+  ["tar -xf a.tar --to-command='git push -f'", "tar -xf a.tar --to-command='sha256sum'"],
+  ["tar --checkpoint=1 --checkpoint-action=exec='git push -f' -cf x.tar .", 'tar --checkpoint=1 --checkpoint-action=dot -cf x.tar .'],
+  ["tar -I 'git push -f' -cf x.tar .", "tar -I 'zstd -19' -cf x.tar.zst ."],
+  ["rsync -e 'sh -c \"git push -f\"' a host:", "rsync -e 'ssh -p 2222' a host:"],
   ["echo 'git push -f' | at now + 1 minute", 'at -l'],
   ["batch <<< 'git push -f'", "echo 'make test' | batch"],
   // Settings whose value is shell text.

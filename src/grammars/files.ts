@@ -39,7 +39,15 @@ const device = (list: string[], value_options: string[] = []): ProgramGrammar =>
 });
 
 const tar: ProgramGrammar = {
-  value_options: ['-f', '--file', '-C', '--directory', '-T', '--files-from', '-X', '--exclude-from', '--exclude', '-b', '--blocking-factor', '--transform', '--owner', '--group', '--mode', '--mtime'],
+  value_options: [
+    '-f', '--file', '-C', '--directory', '-T', '--files-from', '-X', '--exclude-from', '--exclude', '-b', '--blocking-factor', '--transform', '--owner', '--group', '--mode', '--mtime',
+    '--to-command', '-I', '--use-compress-program', '-F', '--info-script', '--new-volume-script', '--rsh-command', '--checkpoint-action',
+  ],
+  // Commands GNU tar runs (tar(1), 1.35): through a shell, or as a program with arguments (read as shell text, the safe side).
+  runs: {
+    shell_options: ['--to-command', '-I', '--use-compress-program', '-F', '--info-script', '--new-volume-script', '--rsh-command'],
+    shell_settings: { '--checkpoint-action': ['exec'] },
+  },
   synonyms: { '-f': '--file', '-c': '--create', '-x': '--extract', '-t': '--list', '-r': '--append', '-u': '--update' },
   files: {
     operands: 'read',
@@ -129,6 +137,8 @@ export const FILE_PROGRAMS: Record<string, ProgramGrammar> = {
   unzip: { value_options: ['-d', '-x', '-P'], files: { first: 'read', options: { '-d': 'write' } } },
   scp: { value_options: ['-c', '-D', '-F', '-i', '-J', '-l', '-o', '-P', '-S', '-X'], files: { operands: 'read', last: 'write', options: { '-F': 'read' } } }, // -i: a key used, not read into the agent's context
   rsync: {
+    // `-e CMD`: the remote shell rsync starts (a program and its arguments; read as shell text).
+    runs: { shell_options: ['-e', '--rsh'] },
     value_options: ['-e', '--rsh', '--exclude', '--include', '--exclude-from', '--include-from', '--files-from', '-f', '--filter', '--chmod', '--chown', '-B', '--block-size', '--timeout', '--bwlimit', '--log-file', '--backup-dir', '--suffix', '-T', '--temp-dir', '--partial-dir', '--password-file', '--port', '--compare-dest', '--copy-dest', '--link-dest'],
     files: {
       operands: 'read',

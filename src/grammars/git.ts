@@ -136,6 +136,11 @@ export const git: ProgramGrammar = {
       synonyms: { '-x': '--exec' },
       runs: { shell_options: ['--exec', '-x'] },
     },
+    // `git filter-branch --tree-filter CMD …`: every filter is shell text, run for each commit.
+    'filter-branch': {
+      value_options: ['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter', '--subdirectory-filter', '--prune-empty', '-d', '--original', '--state-branch'],
+      runs: { shell_options: ['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter'] },
+    },
     submodule: {
       nested: true,
       value_options: ['--prefix'],
