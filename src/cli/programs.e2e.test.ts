@@ -77,6 +77,8 @@ const seenThrough: Array<[string, string]> = [
   ["tar --checkpoint=1 --checkpoint-action=exec='git push -f' -cf x.tar .", 'tar --checkpoint=1 --checkpoint-action=dot -cf x.tar .'],
   ["tar -I 'git push -f' -cf x.tar .", "tar -I 'zstd -19' -cf x.tar.zst ."],
   ["rsync -e 'sh -c \"git push -f\"' a host:", "rsync -e 'ssh -p 2222' a host:"],
+  ["man -P 'git push -f' ls", 'man -P cat ls'],
+  ["MANPAGER='sh -c \"git push -f\"' man git", "MANPAGER='less -R' man git"],
   ["echo 'git push -f' | at now + 1 minute", 'at -l'],
   ["batch <<< 'git push -f'", "echo 'make test' | batch"],
   // Settings whose value is shell text.

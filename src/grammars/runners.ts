@@ -352,6 +352,13 @@ export const RUNNERS: Record<string, ProgramGrammar> = {
     0,
     ['--help', '--version', '-h'],
   ),
+  // man(1) (man-db 2.12): the pager, `-P PAGER` or $MANPAGER / $PAGER, runs through a shell.
+  man: {
+    value_options: ['-C', '-M', '-P', '-r', '-E', '-L', '-m', '-e', '-p', '-R', '-S', '-s', '-T', '-H', '-X', '--config-file', '--manpath', '--pager', '--prompt', '--encoding', '--locale', '--systems', '--extension', '--preprocessor', '--recode', '--sections', '--troff-device', '--html', '--gxditview'],
+    synonyms: { '-P': '--pager' },
+    env_runs: { MANPAGER: 'shell', PAGER: 'shell' },
+    runs: { shell_options: ['--pager', '-P'] },
+  },
   // at(1), batch(1): the commands to run later are read from standard input (or `-f FILE`, not read).
   at: { options_first: true, flags: ['-m', '-M', '-v', '-l', '-d', '-r', '-c', '-b', '-V'], value_options: ['-q', '-f', '-t'], runs: { stdin_script: true, no_run: ['-l', '-d', '-r', '-c', '-V'], self: 'idle' } },
   batch: { options_first: true, flags: ['-m', '-M', '-v', '-V'], value_options: ['-q', '-f'], runs: { stdin_script: true, no_run: ['-V'], self: 'idle' } },
