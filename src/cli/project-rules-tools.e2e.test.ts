@@ -5,11 +5,10 @@
 // audit log, and per-project cache files are bounded when a cache file is written.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox } from '../test-home.testing.ts';
 import { ensureBuilt } from './build.testing.ts';
+import { sandboxProject } from './e2e.testing.ts';
 
 let BUNDLE: string;
 beforeAll(() => {
@@ -20,9 +19,7 @@ let root: string;
 let env: Record<string, string>;
 let project: string;
 beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-project-tools-')));
-  env = { PATH: process.env.PATH ?? '', ...createSandbox(root) };
-  project = path.join(env.HOME as string, 'proj');
+  ({ root, env, project } = sandboxProject('buckler-project-tools-'));
   makeProject(project, TEAM);
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));

@@ -62,6 +62,9 @@ const cases: Array<[string, string, string | null]> = [
   ['eval "$(< ok.sh)"', 'allow', null],
   ['echo "$(< plain)"', 'allow', null],
   ['< plain | sh', 'allow', null],
+  // awk printing into a shell: the shell's script is what awk prints, not known here.
+  ["awk 'BEGIN { print \"git push -f\" | \"sh\" }'", 'ask', GUARD],
+  ["awk 'BEGIN { print \"x\" | \"sort\" }'", 'allow', null],
   // agent-tamper's guarded words: Buckler's own commands through a program known only at run time.
   ['B=$(command -v buckler); $B hooks strip --harness cursor', 'ask', 'agent-tamper/guarded-words'],
   ['bash -c "$Y" _ pack install team.bundle', 'ask', 'agent-tamper/guarded-words'],

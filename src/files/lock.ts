@@ -201,11 +201,6 @@ function tryCreate(file: string, owner: LockOwner): HeldLock | null {
 }
 
 /**
- * Takes the lock `file`, waiting for a live holder up to `waitMs` and breaking a stale lock.
- * Throws LockBusyError when the wait runs out, or the file system's error when the lock cannot be
- * created at all (a read-only directory, say).
- */
-/**
  * node:os, loaded only when a lock is taken: this module is on a deny's path (allow-once, the
  * audit log), which takes no lock in the usual case, and loading node:os costs about 0.15 ms.
  */
@@ -213,6 +208,11 @@ function hostname(): string {
   return process.getBuiltinModule('node:os').hostname();
 }
 
+/**
+ * Takes the lock `file`, waiting for a live holder up to `waitMs` and breaking a stale lock.
+ * Throws LockBusyError when the wait runs out, or the file system's error when the lock cannot be
+ * created at all (a read-only directory, say).
+ */
 export function acquireLock(file: string, opts: LockOptions = {}): HeldLock {
   const waitMs = opts.waitMs ?? DEFAULT_WAIT_MS;
   const rule = { staleMs: opts.staleMs ?? DEFAULT_STALE_MS, graceMs: opts.graceMs ?? DEFAULT_GRACE_MS, host: hostname(), alive: processAlive };

@@ -893,7 +893,8 @@ export class Analyzer {
       return;
     }
     for (const call of scanInlineCode(code, language as InlineLanguage)) {
-      if (call.kind === 'shell') this.nestedScript(literalArg(call.text, start), label, via, ctx);
+      // (`fed`: what the code writes into the command is not known here.)
+      if (call.kind === 'shell') this.nestedScript(literalArg(call.text, start), label, via, ctx, undefined, call.fed ? { kind: 'unknown', label: `% < ${label}` } : null);
       else if (call.kind === 'argv') this.unwrap(call.argv.map((a) => literalArg(a, start)), nestedVia, NO_STDIN, ctx);
       // A process call whose command is not a literal runs text known only at run time.
       else this.report({ argv: [call.text], dynamic: [0], opaque: true, via: nestedVia, unseen: 'runtime' });

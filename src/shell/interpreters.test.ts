@@ -28,9 +28,9 @@ describe('scanInlineCode', () => {
     // awk: system(), "CMD" | getline, print … | "CMD" (a shell fed by print runs what is printed).
     ['awk', 'BEGIN { system("git push -f") }', [{ kind: 'shell', text: 'git push -f' }]],
     ['awk', 'BEGIN { "git rev-parse HEAD" | getline h; print h }', [{ kind: 'shell', text: 'git rev-parse HEAD' }]],
-    ['awk', '{ print $0 | "sort -u" }', [{ kind: 'shell', text: 'sort -u' }]],
-    ['awk', 'BEGIN { print "git push -f" | "sh" }', [{ kind: 'unknown', text: '| "sh"' }]],
-    ['awk', 'BEGIN { print "x" |& "/bin/bash -s" }', [{ kind: 'unknown', text: '|& "/bin/bash -s"' }]],
+    ['awk', '{ print $0 | "sort -u" }', [{ kind: 'shell', text: 'sort -u', fed: true }]],
+    ['awk', 'BEGIN { print "git push -f" | "sh" }', [{ kind: 'shell', text: 'sh', fed: true }]],
+    ['awk', 'BEGIN { print "x" |& "/bin/bash -s" }', [{ kind: 'shell', text: '/bin/bash -s', fed: true }]],
     ['awk', '{ system("echo " $1) }', [{ kind: 'unknown', text: 'system("echo " $1) }' }]],
     ['awk', '{ n++ } END { print n }', []],
     ['awk', '$1 > 2 || $2 == "a|b" { print }', []],

@@ -10,8 +10,8 @@
 export type InlineLanguage = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'awk';
 
 export type InlineCall =
-  /** A shell command line. */
-  | { kind: 'shell'; text: string }
+  /** A shell command line; `fed`: its standard input is what the code writes into it (awk's `print … | "CMD"`). */
+  | { kind: 'shell'; text: string; fed?: true }
   /** An argv run without a shell. */
   | { kind: 'argv'; argv: string[] }
   /** A process-running call whose command is not a literal. */
@@ -158,9 +158,6 @@ function nodeNames(code: string): string {
   return c;
 }
 
-/** A command that is a shell reading its script from standard input (`print … | "sh"`). */
-const AWK_SHELLS = /^\s*(?:\S*\/)?(?:sh|bash|dash|zsh|ksh|ash)(?:\s+-[a-z]*s?[a-z]*)?\s*$/;
-
 export function scanInlineCode(source: string, lang: InlineLanguage): InlineCall[] {
   const code = lang === 'python' ? pythonNames(source) : lang === 'node' ? nodeNames(source) : source;
   const out: InlineCall[] = [];
@@ -208,12 +205,11 @@ export function scanInlineCode(source: string, lang: InlineLanguage): InlineCall
     out.push({ kind: 'unknown', text: code.slice(m.index ?? 0, Math.min(code.length, at + 40)) });
   }
   if (lang === 'awk') {
-    // `"CMD" | getline`, `print … | "CMD"`, `print … |& "CMD"`: CMD runs through a shell. A
-    // shell fed by print runs whatever is printed: not known here.
+    // `"CMD" | getline`, `print … | "CMD"`, `print … |& "CMD"`: CMD runs through a shell; what
+    // print writes into it is its standard input (a shell there runs it: not known here).
     for (const m of code.matchAll(/"((?:[^"\\\n]|\\.)*)"\s*\|&?\s*getline|\|&?\s*"((?:[^"\\\n]|\\.)*)"/g)) {
       const text = (m[1] ?? m[2] ?? '').replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
-      if (m[2] !== undefined && AWK_SHELLS.test(text)) out.push({ kind: 'unknown', text: m[0] });
-      else out.push({ kind: 'shell', text });
+      out.push(m[2] !== undefined ? { kind: 'shell', text, fed: true } : { kind: 'shell', text });
     }
   }
   if (lang === 'perl' || lang === 'ruby' || lang === 'php') {
