@@ -138,7 +138,8 @@ export const git: ProgramGrammar = {
     },
     // `git filter-branch --tree-filter CMD …`: every filter is shell text, run for each commit.
     'filter-branch': {
-      value_options: ['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter', '--subdirectory-filter', '--prune-empty', '-d', '--original', '--state-branch'],
+      value_options: ['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter', '--subdirectory-filter', '-d', '--original', '--state-branch'],
+      long_options: ['--prune-empty', '--setup', '--force'],
       runs: { shell_options: ['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter'] },
     },
     submodule: {

@@ -342,10 +342,10 @@ export const RUNNERS: Record<string, ProgramGrammar> = {
       flags: ['-r', '-d', '-t', '-P', '-q', '-G', '-S', '-h'],
       value_options: ['-u', '-p', '-E', '-H', '-M', '--unit', '--property', '--description', '--slice', '--service-type', '--uid', '--gid', '--nice',
         '--working-directory', '--setenv', '--host', '--machine', '--path-property', '--socket-property', '--timer-property', '--on-active', '--on-boot',
-        '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--expand-environment', '--json', '--capsule', '-C'],
+        '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--expand-environment', '--json', '--capsule', '-C', '--background'],
       long_options: ['--user', '--system', '--scope', '--remain-after-exit', '--send-sighup', '--same-dir', '--pty', '--pipe', '--quiet', '--collect',
         '--shell', '--on-clock-change', '--on-timezone-change', '--no-block', '--wait', '--no-ask-password', '--slice-inherit', '--ignore-failure',
-        '--background', '--version'],
+        '--version'],
       synonyms: { '-u': '--unit', '-p': '--property', '-E': '--setenv', '-H': '--host', '-M': '--machine', '-r': '--remain-after-exit', '-d': '--same-dir',
         '-t': '--pty', '-P': '--pipe', '-q': '--quiet', '-G': '--collect', '-S': '--shell', '-h': '--help' },
     },
@@ -354,7 +354,9 @@ export const RUNNERS: Record<string, ProgramGrammar> = {
   ),
   // man(1) (man-db 2.12): the pager, `-P PAGER` or $MANPAGER / $PAGER, runs through a shell.
   man: {
-    value_options: ['-C', '-M', '-P', '-r', '-E', '-L', '-m', '-e', '-p', '-R', '-S', '-s', '-T', '-H', '-X', '--config-file', '--manpath', '--pager', '--prompt', '--encoding', '--locale', '--systems', '--extension', '--preprocessor', '--recode', '--sections', '--troff-device', '--html', '--gxditview'],
+    value_options: ['-C', '-M', '-P', '-r', '-E', '-L', '-m', '-e', '-p', '-R', '-S', '-s', '--config-file', '--manpath', '--pager', '--prompt', '--encoding', '--locale', '--systems', '--extension', '--preprocessor', '--recode', '--sections'],
+    // `-T[DEVICE]`, `-H[BROWSER]`, `-X[DPI]`: the value only when attached.
+    optional_value: ['-T', '-H', '-X', '--troff-device', '--html', '--gxditview'],
     synonyms: { '-P': '--pager' },
     env_runs: { MANPAGER: 'shell', PAGER: 'shell' },
     runs: { shell_options: ['--pager', '-P'] },
