@@ -4,9 +4,10 @@
  *     grammars  →  shell  →  core  →  packs, adapters, audit  →  installers  →  cli
  *
  * (grammars holds program knowledge as data and the one reader; the shell analysis reads
- * programs with it to find what they run), plus two leaves anything with I/O may use: paths.ts
- * (the one resolver) and files/ (the one atomic write and the one lock file; the lock alone may
- * ask `process` for its pid and whether a pid is alive).
+ * programs with it to find what they run), plus three leaves anything with I/O may use: paths.ts
+ * (the one resolver), harnesses/ (one data record per harness, pure; paths.ts reads it) and
+ * files/ (the one atomic write and the one lock file; the lock alone may ask `process` for its
+ * pid and whether a pid is alive).
  *
  * Imports are read with regular expressions (static, dynamic, re-exports, require). The core and
  * what it builds on stay pure: no Node modules, no packages, no process, no clock, no randomness.
@@ -19,19 +20,20 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = path.dirname(new URL(import.meta.url).pathname);
 
-type Layer = 'shell' | 'grammars' | 'core' | 'packs' | 'adapters' | 'audit' | 'installers' | 'cli' | 'paths' | 'files';
+type Layer = 'shell' | 'grammars' | 'core' | 'packs' | 'adapters' | 'audit' | 'installers' | 'cli' | 'paths' | 'harnesses' | 'files';
 
 /** What each folder may import from src/ (its own folder always). `*`: anything. */
 const MAY_IMPORT: Record<Layer, readonly Layer[] | '*'> = {
   shell: ['grammars'],
   grammars: [],
   core: ['shell', 'grammars'],
-  packs: ['core', 'grammars', 'paths', 'files'],
-  adapters: ['core'],
-  audit: ['core', 'paths', 'files'],
-  installers: ['adapters', 'core', 'paths', 'files'],
+  packs: ['core', 'grammars', 'paths', 'harnesses', 'files'],
+  adapters: ['core', 'harnesses'],
+  audit: ['core', 'paths', 'harnesses', 'files'],
+  installers: ['adapters', 'core', 'paths', 'harnesses', 'files'],
   cli: '*',
-  paths: [],
+  paths: ['harnesses'],
+  harnesses: [],
   files: [],
 };
 
@@ -48,7 +50,7 @@ const IO_MODULES = new Set([
 ]);
 
 /** Folders that must stay pure: no Node modules or packages at all, no process, clock or randomness. */
-const PURE: ReadonlySet<Layer> = new Set(['shell', 'grammars', 'core']);
+const PURE: ReadonlySet<Layer> = new Set(['shell', 'grammars', 'core', 'harnesses']);
 /** Folders that may not do I/O through Node modules (they translate data). */
 const NO_IO: ReadonlySet<Layer> = new Set(['adapters']);
 /** Packages a non-test file of a folder may import. */
@@ -183,6 +185,9 @@ describe('architecture: import direction and purity', () => {
       ['files/x.ts', "import { x } from '../installers/apply.ts';", /files may not import installers/],
       ['files/x.ts', 'const e = process.env.HOME;', /only src\/cli touches process/],
       ['adapters/x.ts', "import { writeFileAtomic } from '../files/atomic.ts';", /adapters may not import files/],
+      ['harnesses/x.ts', "import { joinFor } from '../paths.ts';", /harnesses may not import paths/],
+      ['harnesses/x.ts', "import fs from 'node:fs';", /harnesses must stay pure/],
+      ['harnesses/x.ts', 'const h = process.env.HOME;', /only src\/cli touches process/],
     ])('%s: %s', (rel, text, message) => {
       expect(problemsOf(rel, text).join('\n')).toMatch(message);
     });
@@ -197,6 +202,8 @@ describe('architecture: import direction and purity', () => {
       ['cli/x.test.ts', "import { testEnv } from '../test-home.testing.ts';"],
       ['files/x.ts', 'const mine = process.pid;\nprocess.kill(pid, 0);'],
       ['installers/x.ts', "import { withLock } from '../files/lock.ts';"],
+      ['paths.ts', "import { HARNESSES } from './harnesses/index.ts';"],
+      ['packs/x.ts', "import { HARNESSES } from '../harnesses/index.ts';"],
     ])('allows %s: %s', (rel, text) => {
       expect(problemsOf(rel, text)).toEqual([]);
     });
