@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HARNESSES, HARNESS_LIST } from './harnesses/index.ts';
 import { HARNESS_SCOPES, harnessConfigFile, harnessHomeDir, homeFromEnv, resolvePaths, type Env, type InstallableHarness } from './paths.ts';
 
 const SETUP = path.resolve(import.meta.dirname, '..', 'scripts', 'setup.sh');
@@ -61,6 +62,11 @@ const VARS = [
   'COPILOT_HOME',
   'QWEN_HOME',
 ];
+// Every variable a harness record names for its folder, so a new harness's is covered.
+for (const name of HARNESS_LIST) {
+  const v = (HARNESSES[name].home as { variable?: { name: string } }).variable;
+  if (v !== undefined && !VARS.includes(v.name)) VARS.push(v.name);
+}
 
 interface Case {
   platform: Platform;

@@ -16,6 +16,7 @@ import {
   type PathContext,
   type Scope,
 } from '../paths.ts';
+import { HARNESS_LIST } from '../harnesses/index.ts';
 import { planAndApply } from '../installers/apply.ts';
 import { InstallerError } from '../installers/errors.ts';
 import type { HarnessInstaller } from '../installers/installer.ts';
@@ -40,8 +41,8 @@ export const HELP = `Usage: buckler hooks merge|strip|status [options]
            rules the hooks leave out (with the project rules of --project DIR)
 
 Options:
-  --harness NAME   cursor, claude-code, codex, gemini-cli, copilot-cli, or all (default:
-                   every harness whose home directory exists, as setup.sh does)
+  --harness NAME   ${HARNESS_LIST.join(', ')},
+                   or all (default: every harness whose home directory exists, as setup.sh does)
   --scope SCOPE    user (default), project, local (claude-code only), or managed (claude-code:
                    the administrator's managed settings, which project settings cannot switch off)
   --project DIR    project directory for --scope project|local, and whose .buckler/rules.d

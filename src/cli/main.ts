@@ -5,6 +5,7 @@
  *   buckler [--driver NAME] [--event EVENT]   hook driver: native event on stdin, native reply on stdout
  *   buckler evaluate|validate|check|hooks|paths|log …
  */
+import { harnessNameList } from '../harnesses/index.ts';
 import { processIO, type CliIO } from './io.ts';
 
 declare const __BUCKLER_VERSION__: string;
@@ -39,7 +40,7 @@ export function helpText(): string {
     'Usage:',
     '  buckler [--driver NAME] [--event EVENT]',
     '                            hook mode: the harness event on stdin, the reply on stdout',
-    '                            (NAME: cursor, claude-code, codex, gemini-cli, copilot-cli;',
+    `                            (NAME: ${harnessNameList()};`,
     '                            default $BUCKLER_DRIVER or cursor; EVENT: for payloads that',
     '                            do not name their event, Copilot CLI native hooks)',
     ...lines,
