@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BASH, BASH_BLOCKS, GENERATED_FILES, MARKDOWN, MARKDOWN_BLOCKS, rewriteBlocks } from './generated.ts';
+import { HARNESS_NAMES } from '../adapters/registry.ts';
+import { INSTALLERS } from '../installers/registry.ts';
 import { HARNESSES, HARNESS_LIST, harnessNameList } from './index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -21,6 +23,11 @@ describe('harness records', () => {
     expect(r.readFrom).toMatch(/\d+\.\d+/);
     // A managed scope is the system-level file: the record must name one.
     if ('managed' in r.scopes) expect(r.system).not.toBeNull();
+  });
+
+  it('every record has an adapter and an installer, and every adapter a record, in the same order', () => {
+    expect([...HARNESS_NAMES]).toEqual([...HARNESS_LIST]);
+    expect(Object.keys(INSTALLERS)).toEqual([...HARNESS_LIST]);
   });
 
   it('lists the names for help texts', () => {
