@@ -68,14 +68,16 @@ export function syncTrust(installer: HarnessInstaller, plan: Plan, home: string,
       const { text, bytes, st } = readText(store);
       const update = gate.update(store, text, hooksFile, before, after);
       notes = update.notes;
-      const next = update.text === null ? bytes : Buffer.from(update.text, 'utf8');
+      // A store that held nothing but Buckler's trust goes with it (Codex needs no config.toml).
+      const gone = update.text !== null && update.text.trim() === '';
+      const next = update.text === null ? bytes : gone ? null : Buffer.from(update.text, 'utf8');
       return {
         action: plan.action,
         harness: installer.name,
         file: store,
         target: writeTarget(store),
         changes: [],
-        fileAction: update.text === null ? 'none' : bytes === null ? 'create' : 'update',
+        fileAction: update.text === null ? 'none' : gone ? (bytes === null ? 'none' : 'delete') : bytes === null ? 'create' : 'update',
         before: bytes,
         after: next,
         backup: { file: backupFileOf(store), action: 'none' },
