@@ -14,6 +14,8 @@ import path from 'node:path';
 import { HARNESS_SCOPES } from '../../paths.ts';
 import type { HarnessInstaller, TrustGate } from '../installer.ts';
 import { groupInstaller } from '../matcher-groups.ts';
+import { InstallerError } from '../errors.ts';
+import { parseToml } from './toml-state.ts';
 import { ownTrust, projectTrusted, updateTrust } from './trust.ts';
 import { CODEX_HOOKS, codexHandler } from './wiring.ts';
 
@@ -27,6 +29,12 @@ export const codexTrust: TrustGate = {
   storeFile: (home) => path.join(home, 'config.toml'),
   update: (store, text, hooksFile, before, after) => updateTrust(store, text, hooksFile, before, after),
   problems(store, text, hooksFile, value, projectRoot) {
+    try {
+      if (text !== null) parseToml(store, text);
+    } catch (e) {
+      if (e instanceof InstallerError) return [`${e.message.replace(/; left unchanged$/, '')}: Codex cannot load it either (codex exec stops with "Error loading config.toml"), and Buckler cannot record its hook trust there`];
+      throw e;
+    }
     const out = ownTrust(store, text, hooksFile, value)
       .filter((t) => t.state !== 'trusted')
       .map((t) => `Buckler's ${t.entry.event} hook (${t.entry.key}) is ${WHY[t.state]} (run \`buckler hooks merge --harness codex${projectRoot === null ? '' : ' --scope project'}\`, or trust it in codex: /hooks)`);

@@ -130,6 +130,10 @@ describe('codexTrust.problems (status, doctor)', () => {
     expect(codexTrust.problems(CFG, trusted, HOOKS, v, null)).toEqual([]);
   });
 
+  it('names a config.toml that is not TOML instead of calling every entry untrusted', () => {
+    expect(codexTrust.problems(CFG, 'model = \n', HOOKS, wired(), null)).toEqual([expect.stringMatching(/config\.toml: is not valid TOML .*Codex cannot load it either/)]);
+  });
+
   it('a project scope file also needs the project trusted', () => {
     const file = '/repo/.codex/hooks.json';
     const v = wired();
