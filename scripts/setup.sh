@@ -724,6 +724,8 @@ bk_wire_hooks() {
     bk_state_add hook "$h $file"
     if "$BK_LAUNCHER" hooks merge --harness "$h" --scope user --command "$cmd" >"$BK_TMP/hooks.out" 2>&1; then
       bk_say "wired $h hooks in $file"
+      # What the harness still needs before the hooks run (a trust step): shown, never silent.
+      while IFS= read -r w; do bk_warn "$h: $w"; done < <(sed -n 's/^  warning  //p' "$BK_TMP/hooks.out")
     else
       cat "$BK_TMP/hooks.out" >&2
       bk_warn "could not wire $h hooks in $file (see above); fix it and rerun, or run: buckler hooks merge --harness $h --command $cmd"

@@ -54,7 +54,8 @@ const PURE: ReadonlySet<Layer> = new Set(['shell', 'grammars', 'core', 'harnesse
 /** Folders that may not do I/O through Node modules (they translate data). */
 const NO_IO: ReadonlySet<Layer> = new Set(['adapters']);
 /** Packages a non-test file of a folder may import. */
-const PACKAGES: Partial<Record<Layer, readonly string[]>> = { packs: ['js-yaml', 'smol-toml'] };
+// installers: smol-toml checks each edit of Codex's config.toml (installers/codex/toml-state.ts).
+const PACKAGES: Partial<Record<Layer, readonly string[]>> = { packs: ['js-yaml', 'smol-toml'], installers: ['smol-toml'] };
 /** The only packs files allowed Node I/O modules, and which. */
 const PACKS_IO: Record<string, readonly string[]> = {
   'packs/runtime.ts': ['fs'],

@@ -68,6 +68,14 @@ export interface DoctorReport {
 
 type Scoped = { scope: Scope; file: string };
 
+function realProject(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
 function settingsFiles(installer: HarnessInstaller, ctx: PathContext, project: string): Scoped[] {
   return installer.scopes.map((scope) => ({ scope, file: harnessConfigFile(installer.name, scope, { ...ctx, project }) }));
 }
@@ -172,7 +180,10 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
       const snap = readConfig(file, installer.codec);
       if (!snap.exists) continue;
       if (typeof snap.value === 'object' && snap.value !== null && !Array.isArray(snap.value)) values.set(scope, snap.value as Record<string, unknown>);
-      statuses.push({ scope, status: readStatus(installer, file, null) });
+      // Whether the harness runs them at all (Codex's hook trust), for the scopes it keeps trust for.
+      const projectRoot = scope === 'project' ? realProject(project) : null;
+      const trust = scope === 'user' || scope === 'project' ? { home, projectRoot } : undefined;
+      statuses.push({ scope, status: readStatus(installer, file, null, trust) });
     } catch (e) {
       f.push({ level: 'problem', text: e instanceof InstallerError ? e.message : `${file}: ${String(e)}` });
     }
@@ -188,6 +199,7 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
   }
   for (const s of statuses) {
     if (s.status.wiring === 'full') f.push({ level: 'ok', text: `wired for every event in ${s.status.file}` });
+    for (const t of s.status.trust) f.push({ level: 'problem', text: `${s.status.file}: ${t}` });
     for (const c of s.status.commands) for (const p of c.problems) f.push({ level: 'problem', text: `${s.status.file}: the hook command cannot start: ${p}` });
   }
   const commands = new Set(statuses.flatMap((s) => s.status.commands.filter((c) => c.problems.length === 0).map((c) => c.command)));

@@ -24,8 +24,9 @@ import { commandFor, defaultLaunchPrefix } from '../installers/launch.ts';
 import { readOwnCommand } from '../installers/own-command.ts';
 import { readMergePlan, readStripPlan, type Plan } from '../installers/planner.ts';
 import { INSTALLERS, installerFor } from '../installers/registry.ts';
-import { planJson, renderPlan, renderStatus, statusJson } from '../installers/render.ts';
-import { commandStatus, readStatus, type ConfigStatus } from '../installers/status.ts';
+import { planJson, renderPlan, renderStatus, renderTrust, statusJson } from '../installers/render.ts';
+import { commandStatus, readStatus, type ConfigStatus, type TrustContext } from '../installers/status.ts';
+import { syncTrust } from '../installers/trust-apply.ts';
 import type { CliIO } from './io.ts';
 import { processPathContext, processPaths, processUid } from './process-paths.ts';
 import { projectOf } from './project.ts';
@@ -164,6 +165,19 @@ function commandOf(opts: Options, harness: InstallableHarness, ctx: PathContext)
   return commandFor(prefix, harness);
 }
 
+/** Where the harness's trust store is, and the project a project-scope hooks file belongs to. */
+function trustContext(opts: Options, installer: HarnessInstaller, ctx: PathContext): TrustContext {
+  let projectRoot: string | null = null;
+  if (opts.scope === 'project') {
+    try {
+      projectRoot = fs.realpathSync(opts.project);
+    } catch {
+      projectRoot = opts.project;
+    }
+  }
+  return { home: harnessHomeDir(installer.name, ctx), projectRoot };
+}
+
 /** A hook that cannot start blocks every shell command where it fails closed: refuse to write one. */
 function checkRunnable(command: string): void {
   const own = readOwnCommand(command);
@@ -203,8 +217,11 @@ function runEdit(opts: Options, list: Target[], ctx: PathContext, io: CliIO): nu
       }
       // Written: planned from the bytes read under the config's lock (installers/apply.ts).
       const plan = opts.dryRun ? makePlan() : planAndApply(t.file, makePlan);
-      if (opts.json) results.push({ ...planJson(plan, opts.dryRun), scope: opts.scope });
-      else io.out(renderPlan(plan, opts.dryRun));
+      // The harness's record of which hooks it runs (Codex's hook trust) follows the file.
+      const tc = trustContext(opts, t.installer, ctx);
+      const trust = syncTrust(t.installer, plan, tc.home, tc.projectRoot, opts.dryRun);
+      if (opts.json) results.push({ ...planJson(plan, opts.dryRun), scope: opts.scope, ...(trust === null ? {} : { trust }) });
+      else io.out(renderPlan(plan, opts.dryRun) + (trust === null ? '' : renderTrust(trust, opts.dryRun)));
     } catch (e) {
       code = e instanceof InstallerError && e.code === 'usage' ? 2 : 1;
       results.push({ harness: t.installer.name, scope: opts.scope, file: t.file, error: report(io, e, t.file) });
@@ -248,7 +265,7 @@ async function runStatus(opts: Options, list: Target[], ctx: PathContext, io: Cl
       } catch (e) {
         if (opts.command !== null) throw e;
       }
-      const s: ConfigStatus = readStatus(t.installer, t.file, expected);
+      const s: ConfigStatus = readStatus(t.installer, t.file, expected, trustContext(opts, t.installer, ctx));
       ok &&= s.ok;
       if (opts.json) results.push(statusJson(s, opts.scope));
       else io.out(renderStatus(s));
