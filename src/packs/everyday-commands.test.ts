@@ -35,7 +35,7 @@ const rows = fs
   });
 
 function decide(command: string, tier: Tier) {
-  const input: PolicyInput = { policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command }, cwd: '/home/dev/project' };
+  const input: PolicyInput = { policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command } };
   return evaluate(input, policies[tier]);
 }
 
@@ -56,4 +56,14 @@ describe.each(['baseline', 'strict'] as const)('%s', (tier) => {
   it.each(rows.filter((r) => r.label === 'pending').map((r) => [r.command, r.reason]))('pending: %s (%s)', (command) => {
     expect(decide(command, tier).decision).toBe('allow');
   });
+});
+
+it('every rule of these packs is indexed by program (a command of another program, `ls`, never reaches them)', () => {
+  const packs = new Set(['agent-data', 'agent-cloud', 'agent-k8s', 'agent-iac', 'agent-containers', 'agent-publish']);
+  const rules = policies.strict.rules.filter((r) => packs.has(r.pack) || r.id.startsWith('agent-secrets/secret-value-read'));
+  expect(rules.length).toBeGreaterThanOrEqual(14);
+  for (const r of rules) {
+    expect(r.shell_segments, r.id).not.toBeNull();
+    for (const s of r.shell_segments ?? []) expect(s.program?.length ?? 0, r.id).toBeGreaterThan(0);
+  }
 });
