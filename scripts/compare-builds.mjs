@@ -357,7 +357,10 @@ async function main() {
   const roots = o.builds.map(buildRoot);
   const log = (s) => console.log(s);
   const progress = (label) => (done, total) => {
-    if (!o.quiet && process.stderr.isTTY && (done % 500 === 0 || done === total)) process.stderr.write(`\r  ${label}: ${done}/${total}${done === total ? '\n' : ''}`);
+    if (o.quiet) return;
+    const secs = `${((Date.now() - started) / 1000).toFixed(0)} s`;
+    if (process.stderr.isTTY && (done % 500 === 0 || done === total)) process.stderr.write(`\r  ${label}: ${done}/${total}, ${secs}${done === total ? '\n' : ''}`);
+    else if (!process.stderr.isTTY && done % 5000 === 0) process.stderr.write(`  ${label}: ${done}/${total}, ${secs}\n`);
   };
   log(`compare-builds: old ${roots[0]}\n                new ${roots[1]}`);
   const tally = new Tally(o.show);
