@@ -349,6 +349,21 @@ function adapterFixtures() {
   return out;
 }
 
+/** Each top-level field that differs, with the text around where the two first part. */
+function divergence(a, b) {
+  const out = [];
+  for (const k of new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])) {
+    const x = typeof a?.[k] === 'string' ? a[k] : JSON.stringify(a?.[k]);
+    const y = typeof b?.[k] === 'string' ? b[k] : JSON.stringify(b?.[k]);
+    if (x === y) continue;
+    let i = 0;
+    while (i < Math.min(x?.length ?? 0, y?.length ?? 0) && x[i] === y[i]) i++;
+    const at = (s) => (s === undefined ? 'absent' : JSON.stringify(s.slice(Math.max(0, i - 60), i + 60)));
+    out.push(`${k} differs at character ${i}: old …${at(x)}… new …${at(y)}…`);
+  }
+  return out;
+}
+
 // ---- main ---------------------------------------------------------------------------------------
 
 async function main() {
@@ -441,8 +456,9 @@ async function main() {
   log(`wall time ${seconds.toFixed(1)} s`);
   for (const d of tally.diffs.slice(0, o.show)) {
     log(`\nDIFFERENT (${d.category}) ${JSON.stringify(d.what)}`);
-    log(`  old: ${JSON.stringify(d.old)}`);
-    log(`  new: ${JSON.stringify(d.new)}`);
+    for (const line of divergence(d.old, d.new)) log(`  ${line}`);
+    log(`  in full, old: ${JSON.stringify(d.old)}`);
+    log(`  in full, new: ${JSON.stringify(d.new)}`);
   }
   if (tally.diffs.length > o.show) log(`\n… ${tally.diffs.length - o.show} more differences${o.json ? ` (all in ${o.json})` : ' (--json FILE lists them all)'}`);
   if (o.json) {
