@@ -5,7 +5,7 @@
  */
 import { builtinGrammars } from '../grammars/lazy.ts';
 import { Analyzer } from './analyze.ts';
-import type { Command, SimpleCommand } from './ast.ts';
+import type { Command, Redir, SimpleCommand } from './ast.ts';
 import { Calls } from './calls.ts';
 import { type AnalyzeOptions, type Ctx, NO_STDIN, mkCtx } from './context.ts';
 import { Parser } from './parser.ts';
@@ -58,4 +58,11 @@ export function argWords(text: string, vars: Vars = new Vars()): ArgWord[] {
 /** A top-level context: no `via`, depth 0, fresh variables, nothing on standard input. */
 export function topCtx(vars: Vars = new Vars()): Ctx {
   return mkCtx([], 0, vars, false, NO_STDIN);
+}
+
+/** The redirections of the first command of `text`. */
+export function redirsOf(text: string): Redir[] {
+  const c = firstCommand(text);
+  if (c.type === 'function') throw new Error(`a function definition has no redirections: ${text}`);
+  return c.redirs;
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CompoundCommand } from './ast.ts';
 import { NO_STDIN, type Output, type Stdin } from './context.ts';
-import { argWords, firstCommand, parts } from './parts.testing.ts';
+import { argWords, firstCommand, parts, redirsOf } from './parts.testing.ts';
 import { outputStdin, readsStdin, redirFiles } from './stdin.ts';
 import { Vars } from './word-value.ts';
 
@@ -29,12 +29,12 @@ describe('redirStdin: what a command reads from its own redirections', () => {
     ['sh < a.sh < b.sh', { kind: 'file', path: 'b.sh', label: '% <' }],
   ])('%j', (text, expected) => {
     const { input } = parts();
-    expect(plain(input.redirStdin(firstCommand(text).redirs, new Vars()))).toEqual(expected);
+    expect(plain(input.redirStdin(redirsOf(text), new Vars()))).toEqual(expected);
   });
 
   it('redirIn labels a file as asked', () => {
     const { input } = parts();
-    expect(plain(input.redirIn(firstCommand('x < f').redirs, new Vars(), '% < file'))).toEqual({ kind: 'file', path: 'f', label: '% < file' });
+    expect(plain(input.redirIn(redirsOf('x < f'), new Vars(), '% < file'))).toEqual({ kind: 'file', path: 'f', label: '% < file' });
   });
 
   it.each<[string, boolean]>([
@@ -46,7 +46,7 @@ describe('redirStdin: what a command reads from its own redirections', () => {
     ['x > f', false],
     ['x 2>&1', false],
   ])('readsStdin(%j) = %s', (text, expected) => {
-    expect(firstCommand(text).redirs.some(readsStdin)).toBe(expected);
+    expect(redirsOf(text).some(readsStdin)).toBe(expected);
   });
 });
 
@@ -118,6 +118,6 @@ describe('redirFiles: the files redirections name', () => {
     ['x <<< w', null],
     ['x', null],
   ])('%j', (text, expected) => {
-    expect(redirFiles(firstCommand(text).redirs, new Vars())).toEqual(expected);
+    expect(redirFiles(redirsOf(text), new Vars())).toEqual(expected);
   });
 });
