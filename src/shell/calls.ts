@@ -23,11 +23,16 @@ export class Calls {
    * Calls being expanded now (no recursion) and those done (each name and arguments once); also
    * the environment variables whose value is being followed (run.ts's envRuns).
    */
-  readonly active = new Set<string>();
+  private calling: Set<string> | null = null;
   /** `dropRepeats`'s first index of each command of `out[0…upTo)`; `last`: `out[upTo - 1]` then, to see that `out` was not cut back since. */
   private seen: { first: Map<string, number>; upTo: number; last: ShellCommand | undefined } | null = null;
 
   constructor(private readonly w: Walker) {}
+
+  /** The calls being expanded or done, and the variables being followed (made on first use). */
+  get active(): Set<string> {
+    return (this.calling ??= new Set());
+  }
 
   /** Whether the line defined a function or alias `name` so far. */
   defines(name: string): boolean {
