@@ -20,10 +20,8 @@ import type { ShellCommand } from './types.ts';
 import { type ArgWord, MAX_ALTERNATIVES, type Vars, assignValue, expandWordInto } from './word-value.ts';
 import { COMMAND_COST, WORD_COST, WorkBudget } from './work.ts';
 
-export type { AnalyzeOptions, Stdin } from './context.ts';
-export { basename, utf8Length } from './context.ts';
+// (Where redir-operator.test.ts finds them; they live in builtins.ts.)
 export { isCdOptions, isRooted } from './builtins.ts';
-export { sourcesOf } from './provenance.ts';
 
 /** Redirections that write a file (their literal targets may be scripts run later on the line). */
 const WRITING_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
