@@ -38,26 +38,4 @@ export const COPILOT_SHELL_TOOLS: readonly string[] = ['bash', 'powershell'];
 /** File tools (cli-main.js): `view` {path}, `create` {path, file_text}, `edit`/`str_replace` {path, old_str, new_str}, `str_replace_editor`, `apply_patch`. */
 export const COPILOT_PATCH_TOOL = 'apply_patch';
 
-/** preToolUse on stdin (e2e): no event name; `timestamp` in ms; `toolArgs` an object (older versions: a JSON string). */
-export interface CopilotPreToolUseInput {
-  sessionId: string;
-  timestamp: number;
-  cwd: string;
-  toolName: string;
-  toolArgs: unknown;
-}
-
-export interface CopilotPostToolUseInput extends CopilotPreToolUseInput {
-  toolResult: { resultType: string; textResultForLlm: string };
-}
-
-export interface CopilotPostToolUseFailureInput extends CopilotPreToolUseInput {
-  error: string;
-}
-
-/** `PreToolUseHookOutput` (keys Buckler uses). */
-export interface CopilotPreToolUseReply {
-  permissionDecision?: 'deny' | 'ask';
-  permissionDecisionReason?: string;
-  additionalContext?: string;
-}
+/* The reply (`PreToolUseHookOutput`) keys Buckler sends: `permissionDecision` (`deny`, `ask`), `permissionDecisionReason`, `additionalContext`. */

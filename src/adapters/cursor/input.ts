@@ -25,7 +25,7 @@ import {
 } from '../payload.ts';
 import { CURSOR_FILE_TOOLS } from './types.ts';
 
-export const CURSOR_SHELL_TOOL = 'Shell';
+const CURSOR_SHELL_TOOL = 'Shell';
 
 const TOOL_TRIGGERS: Readonly<Record<string, Trigger>> = {
   preToolUse: 'pre_shell_tool',
