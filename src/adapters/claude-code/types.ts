@@ -49,7 +49,7 @@ export const CLAUDE_CODE_SHELL_TOOLS: readonly string[] = ['Bash', 'PowerShell']
  * @anthropic-ai/claude-code 2.1.332: `FileReadInput`, `FileWriteInput`, `FileEditInput`,
  * `NotebookEditInput`, `GrepInput`, `GlobInput`; `MultiEdit`, gone from 2.1.332, sent
  * `file_path` + `edits[]` before). `Grep` and `Glob` name the file or directory they search:
- * that path itself is read, not each file under it (protection-packs.md §1); without a `path`
+ * that path itself is read, not each file under it (docs/packs.md, "Paths"); without a `path`
  * they search the session's directory and name no path.
  */
 export interface FileToolSpec {

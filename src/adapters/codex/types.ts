@@ -1,7 +1,7 @@
 /**
  * Codex CLI's hook protocol, declared locally. From `@openai/codex@0.169.0` (2026-11-13): the
  * JSON Schemas embedded in the binary (`pre-tool-use.command.input`, `…output`,
- * `post-tool-use.command.…`), the reference notes harness-protocols-v2.md §2 and e2e runs;
+ * `post-tool-use.command.…`) and e2e runs;
  * tool names from openai/codex `core/src/tools/hook_names.rs`. See docs/adapters/codex.md.
  */
 

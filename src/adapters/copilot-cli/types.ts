@@ -3,8 +3,8 @@
  * `@github/copilot@1.0.102` (2026-10-21): the hook runtime in the SEA asset
  * (`package/prebuilds/linux-x64/runtime.node`, read with `strings`), the SDK types shipped in
  * the same asset (`package/copilot-sdk/types.d.ts`: `PreToolUseHookInput`,
- * `PreToolUseHookOutput`, …), the tool schemas in `package/cli-main.js`, and e2e runs
- * (reference notes harness-protocols-v2.md §3). See docs/adapters/copilot-cli.md.
+ * `PreToolUseHookOutput`, …), the tool schemas in `package/cli-main.js`, and e2e runs. See
+ * docs/adapters/copilot-cli.md.
  */
 
 /** The native events of 1.0.102 (`{"path":"hooks.preToolUse"` … in runtime.node). */

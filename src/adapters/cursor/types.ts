@@ -33,7 +33,7 @@ export const CURSOR_EVENTS = [
  * wrappers in @cursor/sdk 1.0.32: `Read {file_path}`, `Write {file_path, content}` — Cursor's
  * edit tool: Claude Code's `Edit` matcher is converted to `Write` —, `Delete {file_path}`,
  * `Grep {pattern, file_path?, glob?, output_mode?}`). Grep names the file or directory it
- * searches: that path itself is read, not each file under it (protection-packs.md §1).
+ * searches: that path itself is read, not each file under it (docs/packs.md, "Paths").
  */
 export const CURSOR_FILE_TOOLS: ReadonlyMap<string, { access: 'read' | 'write' | 'delete'; required: boolean }> = new Map([
   ['Read', { access: 'read', required: true }],

@@ -1,7 +1,7 @@
 /**
  * Factory Droid's hook protocol, declared locally. From `@factory/cli@0.225.1` with
  * `@factory/cli-linux-x64@0.225.2`, read 2026-12-01: the JS inside the Bun-compiled `bin/droid`,
- * read by byte search (harness-protocols-v2.md §4; each fact there names a greppable string).
+ * read by byte search for the strings quoted here (docs/adapters/factory-droid.md).
  * See docs/adapters/factory-droid.md.
  */
 

@@ -2,7 +2,7 @@
  * Gemini CLI's hook protocol, declared locally. From `@google/gemini-cli@0.61.0` (2026-09-25):
  * the core bundle `bundle/chunk-JDPZ4CE3.js` (`var HookEventName`, `createBaseInput`,
  * `fireBeforeToolEvent`, `evaluateBeforeToolHook`, class `HookOutput`, the tool-name
- * constants) and e2e runs (reference notes harness-protocols-v2.md §1). See
+ * constants) and e2e runs. See
  * docs/adapters/gemini-cli.md.
  */
 

@@ -2,7 +2,7 @@
  * Qwen Code's hook protocol, declared locally. From `@qwen-code/qwen-code@0.24.4` (2026-09-22):
  * its bundle (`chunks/chunk-DPEB6S2R.js`: `firePreToolUseEvent`, `firePreToolUseHook`,
  * `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`, `isBlockingError = exitCode2 === 2`) and payloads
- * captured from a real run on 2026-12-01; 0.15.10 per harness-protocols-v2.md §6.
+ * captured from a real run on 2026-12-01; 0.15.10 as documented in docs/adapters/qwen-code.md.
  * See docs/adapters/qwen-code.md.
  */
 
