@@ -8,6 +8,8 @@ import { HARNESS_NAMES } from '../../adapters/registry.ts';
 import { isPreTrigger } from '../../core/contract.ts';
 import type { HookResult } from './result.ts';
 
+export type { CodeTrace } from './result.ts';
+
 export const CODE = {
   shell: 1 << 0,
   file: 1 << 1,
@@ -22,14 +24,6 @@ export const CODE = {
 } as const;
 /** The adapter's bit: this, plus its index among the harnesses. */
 export const ADAPTER_BIT = 10;
-
-/**
- * The bits of `CODE` one hook call's readers set while it was decided (a script read, a git
- * alias lookup): made per call and carried by its result, never shared between calls.
- */
-export interface CodeTrace {
-  bits: number;
-}
 
 /** The bits of `CODE` (and the adapter's) a decided hook went through; 0: not one to cache. */
 export function codeBits(result: HookResult): number {

@@ -7,7 +7,14 @@ import type { Adapter, NativeReply } from '../../adapters/adapter.ts';
 import type { PolicyInput, PolicyOutput } from '../../core/contract.ts';
 import type { LoadedPolicy } from '../../packs/runtime.ts';
 import type { AllowOnceUse } from '../allow-apply.ts';
-import type { CodeTrace } from './code-bits.ts';
+
+/**
+ * The bits of `CODE` (code-bits.ts) one hook call's readers set while it was decided (a script
+ * read, a git alias lookup): made per call and carried by its result, never shared between calls.
+ */
+export interface CodeTrace {
+  bits: number;
+}
 
 /** The environment a decision reads: the hook process's own (never the agent's command line). */
 export type HookEnv = Readonly<Record<string, string | undefined>>;
