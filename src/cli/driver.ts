@@ -19,6 +19,11 @@
  * answers before a harness's timeout could let the action through. Stdin is read until a whole
  * JSON object has arrived (a harness may leave stdin open) or end of input, whichever comes first.
  *
+ * The stages, each in src/cli/hook/ with the data it hands on: `read-event` (arguments, stdin,
+ * deadline) → `decide` (adapt, action context, policy, evaluate, allow-once, reply; a function
+ * of the event's bytes, the environment and the working directory) → `failure-reply` (the
+ * adapter's answer when something failed) → `audit`. This module wires them for the process.
+ *
  * This module is the hook path: keep it lean (no YAML, nothing loaded that a hook does not use).
  */
 import type { NativeReply } from '../adapters/adapter.ts';
