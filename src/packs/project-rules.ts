@@ -12,8 +12,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileState, type FileState } from './file-state.ts';
+import type { FileState } from './file-state.ts';
 import type { PackSourceProvider, ProjectTrustOverride } from './source-contract.ts';
+import { fileState } from './sources.ts';
 
 export type { ProjectTrustOverride } from './source-contract.ts';
 

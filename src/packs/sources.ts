@@ -17,19 +17,27 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileState, type FileState } from './file-state.ts';
+import type { FileState } from './file-state.ts';
 import type { PackSource } from './compile.ts';
 import type { BucklerConfig } from './config.ts';
 import type { Problem } from './problems.ts';
 import type { LoadContext, LoadedPack, PackCompiler, PackSourceProvider, Refusal, SourceName, SourceReport } from './source-contract.ts';
 
-export { fileState };
 export type { LoadContext, LoadedPack, PackSourceProvider, ProjectState, Refusal, SourceName, SourceReport } from './source-contract.ts';
 
 const PACK_FILE = /\.ya?ml$/;
 /** `PACK_FILE.test`, without compiling a regular expression on the hook path. */
 const isPackFile = (name: string): boolean => name.endsWith('.yaml') || name.endsWith('.yml');
 const isBundleFile = (name: string): boolean => name.endsWith('.bundle');
+
+export function fileState(file: string): FileState {
+  try {
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    return { path: file, stat: st ? { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : null };
+  } catch {
+    return { path: file, stat: null };
+  }
+}
 
 function listing(dir: string, want: (name: string) => boolean): { dir: string; files: FileState[] | null } {
   let names: string[] | null = null;
