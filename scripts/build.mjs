@@ -35,7 +35,7 @@ const common = {
 
 /** The command table, evaluated (it imports nothing): which modules run commands, and the hook's. */
 async function commandTable() {
-  const out = await build({ ...common, entryPoints: ['src/cli/command-table.ts'], write: false, minify: false });
+  const out = await build({ ...common, plugins: [], entryPoints: ['src/cli/command-table.ts'], write: false, minify: false });
   const mod = { exports: {} };
   new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, () => {
     throw new Error('the command table must not require anything');
@@ -57,6 +57,18 @@ const lazyCommands = {
       if (!COMMANDS.includes(name)) return { errors: [{ text: `src/cli/main.ts imports ./${name}.ts, which no entry of src/cli/command-table.ts names: add it to the table` }] };
       return { path: `./cli-${name}.cjs`, external: true };
     });
+  },
+};
+
+/**
+ * A command's `--help` (src/cli/show-help.ts) `import()`s the help module: in the command
+ * bundles that becomes a require() of dist/cli-help.cjs, so the help and the registries it fills
+ * its texts from stay out of every command's own bundle.
+ */
+const lazyHelp = {
+  name: 'lazy-help',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/help\.ts$/ }, (args) => (args.importer.endsWith('/src/cli/show-help.ts') && args.kind === 'dynamic-import' ? { path: './cli-help.cjs', external: true } : undefined));
   },
 };
 
@@ -143,7 +155,7 @@ await Promise.all([
   // function wrapper at build time, so the loader compiles the file as read, without copying it
   // into a second, wrapped string; `node dist/main.cjs` alone therefore runs nothing.
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/main.cjs`, plugins: [builtins, lazyCommands, precomputed], minify: true, banner: { js: '(function (exports, require, module, __filename, __dirname) {' }, footer: { js: '\n})' }, supported: { 'dynamic-import': false } }),
-  ...COMMANDS.map((c) => build({ ...common, entryPoints: [`src/cli/${c}.ts`], outfile: `${OUT}/cli-${c}.cjs` })),
+  ...COMMANDS.map((c) => build({ ...common, entryPoints: [`src/cli/${c}.ts`], outfile: `${OUT}/cli-${c}.cjs`, plugins: [builtins, lazyHelp], supported: { 'dynamic-import': false } })),
 ]);
 // The entry: runs dist/main.cjs through a V8 code cache (src/cli/loader.ts). The cache's file
 // name carries a digest of main.cjs: V8 itself checks cached data only against the source's
