@@ -36,6 +36,7 @@ function shellData(): { options: string[]; values: string[]; subs: string[]; ope
   const top = [...HOOK.options, ...TOP_OPTIONS];
   options.push(`    ' ') printf '%s\\n' ${[...table.map((c) => c.name), ...names(top)].map(q).join(' ')} ;;`);
   for (const o of HOOK.options) valueArm(' ', o);
+  // The key `_buckler_candidates` looks values up by: "COMMAND SUBCOMMAND OPTION", either word may be empty.
   for (const c of table) {
     const own = [...c.options, ...COMMON_OPTIONS];
     if (c.subcommands !== undefined) {
@@ -48,7 +49,7 @@ function shellData(): { options: string[]; values: string[]; subs: string[]; ope
     options.push(`    ${q(`${c.name} `)}*) printf '%s\\n' ${names(own).map(q).join(' ')} ;;`);
     for (const o of c.options) {
       if (o.value === undefined) continue;
-      valueArm(c.name, o);
+      valueArm(`${c.name} `, o);
       for (const s of c.subcommands ?? []) valueArm(`${c.name} ${s.name}`, o);
     }
     const complete = c.complete ?? 'none';
