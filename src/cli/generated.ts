@@ -63,7 +63,7 @@ function agentMessage(): string[] {
 /** docs/cli.md's list of commands. */
 function docsCommands(): string[] {
   const rows = table.map((c) => {
-    const subs = c.subcommands !== undefined ? ` ${c.subcommands.map((s) => s.name).join('|')}` : '';
+    const subs = c.subcommands === undefined ? '' : c.subcommands.length <= 3 ? ` ${c.subcommands.map((s) => s.name).join('|')}` : ' COMMAND';
     return [`buckler ${c.name}${subs}`, c.summary];
   });
   const width = Math.max(...rows.map((r) => (r[0] as string).length));
