@@ -22,7 +22,7 @@ interface Query {
 function queries(): Query[] {
   const long = (os: readonly OptionSpec[]): string[] => os.map((o) => o.name);
   const out: Query[] = [{ words: [''], want: table.map((c) => c.name) }, { words: ['--'], want: long([...HOOK.options, ...TOP_OPTIONS]) }];
-  for (const o of HOOK.options) if (o.choices) out.push({ words: [o.name, ''], want: choicesOf(o.choices) });
+  for (const o of HOOK.options as readonly OptionSpec[]) if (o.choices) out.push({ words: [o.name, ''], want: choicesOf(o.choices) });
   for (const c of table) {
     out.push({ words: [c.name, '--'], want: long([...c.options, ...COMMON_OPTIONS]) });
     const shorts = [...c.options, ...COMMON_OPTIONS].flatMap((o) => (o.short ? [o.short] : []));

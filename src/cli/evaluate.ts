@@ -18,14 +18,14 @@ import { recordDecision } from './audit.ts';
 import { processPaths, processUid } from './process-paths.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
-import { parseCommand } from './args.ts';
+import { parseCommand, usageError } from './args.ts';
 import type { CliIO } from './io.ts';
 import { showHelp } from './show-help.ts';
 
 export function checkTier(command: string, tier: string | undefined, io: CliIO): Tier | undefined | null {
   if (tier === undefined) return undefined;
   if ((TIERS as readonly string[]).includes(tier)) return tier as Tier;
-  io.err(`buckler ${command}: --tier must be one of ${TIERS.join(', ')}, not '${tier}'\n`);
+  usageError(io, command, `--tier must be one of ${TIERS.join(', ')}, not '${tier}'`);
   return null;
 }
 

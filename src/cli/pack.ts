@@ -494,7 +494,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (!parsed) return 2;
   if (parsed.help) return showHelp('pack', io);
   const sub = parsed.subcommand as string;
-  const { values, operands: positionals } = parsed;
+  const positionals = parsed.operands;
   const usage = (msg: string): number => usageError(io, `pack ${sub}`, msg);
   if (['remove', 'rollback', 'update'].includes(sub)) {
     const bad = positionals.find((n) => !isBundleName(n));
