@@ -50,7 +50,8 @@ function optionRows(options: readonly OptionSpec[]): string[] {
   const left = options.map((o) => `  ${o.short !== undefined ? `${o.short}, ` : '    '}${o.name}${o.value !== undefined ? ` ${o.value}` : ''}`);
   const col = Math.max(22, ...left.map((l) => l.length + 2));
   return options.flatMap((o, i) => {
-    const [first = '', ...rest] = fill(o.help).split('\n');
+    // Filled-in lists can be long: the text is wrapped again to the width.
+    const [first = '', ...rest] = wrap(fill(o.help), WIDTH - col);
     return [`${(left[i] as string).padEnd(col)}${first}`, ...rest.map((l) => `${' '.repeat(col)}${l}`)];
   });
 }
