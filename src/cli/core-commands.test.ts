@@ -62,7 +62,7 @@ describe('buckler evaluate', () => {
   it('bad arguments and unreadable files exit 2', async () => {
     const a = fakeIO({ env });
     expect(await evaluateCmd(['--frobnicate'], a)).toBe(2);
-    expect(a.stderr).toMatch(/^buckler evaluate: Unknown option '--frobnicate'/);
+    expect(a.stderr).toMatch(/^buckler evaluate: unknown option '--frobnicate'/);
     const b = fakeIO({ env, cwd: home });
     expect(await evaluateCmd(['-i', 'missing.json'], b)).toBe(2);
     expect(b.stderr).toBe('buckler evaluate: cannot read missing.json (ENOENT)\n');
