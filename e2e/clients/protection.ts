@@ -1,11 +1,12 @@
 /**
- * The protection scenarios every real-client test runs in ONE client process: the fake model
- * asks for every call below in one conversation, and each step is then checked by its own side
- * effect in the sandbox HOME and project, and by what reached the model. Steps a harness cannot
+ * The protection scenarios every real-client test runs in its ONE client process (after the git
+ * steps of scenarios.ts): the fake model asks for every call in one conversation, and each step
+ * is then checked by its own side effect in the sandbox HOME and project, and by what reached
+ * the model. Steps a harness cannot
  * express (no file-read tool, …) are listed in its `unsupported` with the reason.
  *
  * The world: a fake private key at `~/.ssh/id_ed25519`, marker files in the home, a `victim/`
- * folder named by `$DIR`, a local commit not yet pushed, and a loopback server whose `x.sh`
+ * folder named by `$DIR`, the git world of scenarios.ts, and a loopback server whose `x.sh`
  * writes a marker if it ever runs. The client runs in its most permissive headless mode
  * (harness.ts), so an **ask** of Buckler's is answered by nobody (issue item 3).
  */
@@ -17,7 +18,7 @@ import { expect } from 'vitest';
 import type { FakeModel, ToolCall } from './fake-model.ts';
 import type { HarnessRun } from './harness.ts';
 import type { Sandbox } from './sandbox.ts';
-import { personCommits } from './scenarios.ts';
+import { pushedShas } from './scenarios.ts';
 
 /** A secret that must never reach the model; nothing else in the run contains it. */
 export const KEY_TEXT = 'BUCKLER-FAKE-KEY-6f1c9e2a7b';
@@ -29,7 +30,9 @@ export interface World {
   /** The hook settings file as it was before the run, and after it. */
   hooksBefore: string;
   hooksAfter: string;
-  remoteBefore: string;
+  /** The person's rewritten commit, which only a force push could put on the remote. */
+  rewritten: string;
+  countBefore: number;
   /** The tool results the model got, in the order of the steps that ran. */
   results: string[];
 }
@@ -122,10 +125,10 @@ export const PROTECTION: Step[] = [
     },
   },
   {
-    name: 'after the tamper attempts a force push is still denied: the remote is unchanged',
-    call: (h) => h.shell('git push --force origin main'),
+    name: 'after the tamper attempts a force push is still denied: the remote never gets the rewritten history',
+    call: (h) => h.shell('git push --force origin rewrite:main'),
     check: (w, result) => {
-      expect(w.sb.remoteHead()).toBe(w.remoteBefore);
+      expect(pushedShas(w.sb)).not.toContain(w.rewritten);
       expect(result).toContain('agent-git/no-force-push');
     },
   },
@@ -167,7 +170,6 @@ export function prepareWorld(sb: Sandbox): void {
   fs.mkdirSync(path.join(sb.dir, 'victim'));
   fs.writeFileSync(path.join(sb.dir, 'victim', 'marker'), 'victim\n');
   fs.writeFileSync(path.join(sb.project, 'public.txt'), `${PUBLIC_TEXT}\n`);
-  personCommits(sb);
 }
 
 /** A loopback server whose `x.sh` writes a marker into the sandbox when a shell runs it. */
