@@ -16,6 +16,10 @@ export interface HarnessRun {
   dialect: Dialect;
   /** The model's call of the harness's shell tool. */
   shell(command: string): ToolCall;
+  /** Its own file-read tool reading `file` (absent: the harness reads files through the shell only). */
+  read?(file: string): ToolCall;
+  /** Its own file-edit tool making `file` hold `content` (`current`: what it holds now, absent for a new file). */
+  write?(file: string, content: string, current: string | undefined): ToolCall;
   /** Settings the person has before Buckler is installed (the fake model provider, …). */
   prepare(sb: Sandbox, modelUrl: string): void;
   /** The file Buckler's installer writes into, to check the wiring. */
@@ -33,6 +37,8 @@ export const CLAUDE_CODE: HarnessRun = {
   harness: 'claude-code',
   dialect: anthropic,
   shell: (command) => ({ name: 'Bash', input: { command, description: 'scripted' } }),
+  read: (file_path) => ({ name: 'Read', input: { file_path } }),
+  write: (file_path, content) => ({ name: 'Write', input: { file_path, content } }),
   prepare: () => {},
   hooksFile: (sb) => path.join(sb.home, '.claude', 'settings.json'),
   argv: (bin) => [bin, ['-p', PROMPT, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions']],
@@ -56,6 +62,15 @@ export const CODEX: HarnessRun = {
   harness: 'codex',
   dialect: openaiResponses,
   shell: (cmd) => ({ name: 'exec_command', input: { cmd } }),
+  // No file-read tool (reads go through the shell). Its file edits are `apply_patch` patches,
+  // which it takes from the shell tool too (`apply_patch <<'EOF'`) and runs as its own tool.
+  write: (file, content, current) => {
+    const body = content.replace(/\n$/, '').split('\n').map((l) => `+${l}`);
+    const was = (current ?? '').replace(/\n$/, '').split('\n').map((l) => `-${l}`);
+    const op = current === undefined ? [`*** Add File: ${file}`, ...body] : [`*** Update File: ${file}`, '@@', ...was, ...body];
+    const patch = ['*** Begin Patch', ...op, '*** End Patch'];
+    return { name: 'exec_command', input: { cmd: `apply_patch <<'EOF'\n${patch.join('\n')}\nEOF\n` } };
+  },
   prepare(sb, url) {
     const dir = path.join(sb.home, '.codex');
     fs.mkdirSync(dir, { recursive: true });
@@ -88,10 +103,16 @@ export const GEMINI_CLI: HarnessRun = {
   harness: 'gemini-cli',
   dialect: gemini,
   shell: (command) => ({ name: 'run_shell_command', input: { command } }),
+  read: (file_path) => ({ name: 'read_file', input: { file_path } }),
+  write: (file_path, content) => ({ name: 'write_file', input: { file_path, content } }),
   prepare(sb) {
     const dir = path.join(sb.home, '.gemini');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2)}\n`);
+    // The home as a workspace directory too: else Gemini's own file tools refuse every path in
+    // it ("Path not in workspace") before any hook runs, and the protection steps that read the
+    // key or edit the hook settings through them would show Gemini's check, not Buckler's.
+    const settings = { security: { auth: { selectedType: 'gemini-api-key' } }, context: { includeDirectories: [sb.home] } };
+    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   },
   hooksFile: (sb) => path.join(sb.home, '.gemini', 'settings.json'),
   // Without --yolo a headless run offers no shell tool at all.
@@ -109,6 +130,9 @@ export const COPILOT_CLI: HarnessRun = {
   harness: 'copilot-cli',
   dialect: openaiResponses,
   shell: (command) => ({ name: 'bash', input: { command, description: 'scripted' } }),
+  read: (p) => ({ name: 'view', input: { path: p } }),
+  write: (p, content, current) =>
+    current === undefined ? { name: 'create', input: { path: p, file_text: content } } : { name: 'edit', input: { path: p, old_str: current, new_str: content } },
   prepare(sb) {
     fs.mkdirSync(path.join(sb.home, '.copilot'), { recursive: true });
   },
@@ -130,6 +154,8 @@ export const QWEN_CODE: HarnessRun = {
   harness: 'qwen-code',
   dialect: openaiChat,
   shell: (command) => ({ name: 'run_shell_command', input: { command, is_background: false } }),
+  read: (file_path) => ({ name: 'read_file', input: { file_path } }),
+  write: (file_path, content) => ({ name: 'write_file', input: { file_path, content } }),
   prepare(sb) {
     const dir = path.join(sb.home, '.qwen');
     fs.mkdirSync(dir, { recursive: true });
@@ -151,6 +177,9 @@ export const FACTORY_DROID: HarnessRun = {
   harness: 'factory-droid',
   dialect: openaiChat,
   shell: (command) => ({ name: 'Execute', input: { summary: 'scripted', command } }),
+  read: (file_path) => ({ name: 'Read', input: { file_path } }),
+  write: (file_path, content, current) =>
+    current === undefined ? { name: 'Create', input: { file_path, content } } : { name: 'Edit', input: { file_path, old_str: current, new_str: content } },
   prepare(sb, url) {
     const dir = path.join(sb.home, '.factory');
     fs.mkdirSync(dir, { recursive: true });
@@ -180,6 +209,8 @@ export const OPENCODE: HarnessRun = {
   harness: 'opencode',
   dialect: openaiChat,
   shell: (command) => ({ name: 'bash', input: { command, description: 'scripted' } }),
+  read: (filePath) => ({ name: 'read', input: { filePath } }),
+  write: (filePath, content) => ({ name: 'write', input: { filePath, content } }),
   prepare(sb, url) {
     const dir = path.join(sb.home, '.config', 'opencode');
     fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
@@ -189,7 +220,10 @@ export const OPENCODE: HarnessRun = {
       options: { baseURL: `${url}/v1`, apiKey: 'fake' },
       models: { 'fake-model': { name: 'Fake', tool_call: true } },
     };
-    const config = { $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled', model: 'fake/fake-model', provider: { fake: provider } };
+    // Its most permissive mode: no ask for paths outside the project either (an ask is
+    // auto-rejected in `opencode run`, which ends the run), so Buckler's plugin alone decides.
+    const permission = { external_directory: 'allow' };
+    const config = { $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled', model: 'fake/fake-model', provider: { fake: provider }, permission };
     fs.writeFileSync(path.join(dir, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
     // At start OpenCode runs `npm install @opencode-ai/plugin` in each config folder whose
     // node_modules or lock file lacks it (Npm.install, "background dependency install"): the

@@ -1,22 +1,12 @@
 /**
- * The scenarios every real-client test runs, harness-neutral: what the fake model asks for, and
- * how the test checks by side effect that Buckler's decision held in the real client.
+ * The git scenarios every real-client test runs, harness-neutral: what the fake model asks for,
+ * and how the test checks by side effect that Buckler's decision held in the real client.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { FakeModel } from './fake-model.ts';
+import type { Step } from './protection.ts';
 import type { Sandbox } from './sandbox.ts';
-
-export interface Scenario {
-  name: string;
-  /** Shell commands the model asks to run, in order. */
-  commands: string[];
-  /** Prepares the sandbox as the person would (never through the agent). */
-  before?(sb: Sandbox): void;
-  /** Checks the side effects, and what reached the model. */
-  check(sb: Sandbox, model: FakeModel, state: Record<string, unknown>): void;
-}
 
 export const personCommits = (sb: Sandbox): void => {
   fs.writeFileSync(path.join(sb.project, 'notes.txt'), 'work in progress\n');
@@ -24,61 +14,81 @@ export const personCommits = (sb: Sandbox): void => {
   sb.git('commit', '-q', '-m', 'person: local work');
 };
 
-export const SCENARIOS: Scenario[] = [
+/**
+ * The git steps, in the one client run of each harness (suite.ts), each checked by its own side
+ * effect. The world (prepareGit): the person's commit A on `main`, one ahead of the remote, and
+ * a branch `rewrite` whose commit B is not a descendant of the remote's `main`; the bare remote
+ * logs every ref update pushed to it. A force push that got through would have put B on the
+ * remote's `main` (and the later plain push of A would then have been refused as not a fast
+ * forward), so each check holds whatever the order of the steps.
+ */
+export const GIT_STEPS: Step[] = [
   {
-    name: 'a force push is denied: the remote is unchanged and the model is told why',
-    commands: ['git push --force origin main'],
-    before: personCommits,
-    check(sb, model, state) {
-      expect(sb.remoteHead()).toBe(state.remoteBefore);
-      expect(model.transcript()).toContain('agent-git/no-force-push');
+    name: 'a force push is denied: the remote never gets the rewritten history and the model is told why',
+    call: (h) => h.shell('git push --force origin rewrite:main'),
+    check(w, result) {
+      expect(pushedShas(w.sb)).not.toContain(w.rewritten);
+      expect(result).toContain('agent-git/no-force-push');
     },
   },
   {
     name: 'a force push through a nested shell and a +refspec is denied',
-    commands: [`bash -c "git push origin +main"`],
-    before: personCommits,
-    check(sb, model, state) {
-      expect(sb.remoteHead()).toBe(state.remoteBefore);
-      expect(model.transcript()).toContain('agent-git/');
+    call: (h) => h.shell('bash -c "git push origin +rewrite:main"'),
+    check(w, result) {
+      expect(pushedShas(w.sb)).not.toContain(w.rewritten);
+      expect(result).toContain('agent-git/');
     },
   },
   {
     name: 'a commit is denied: the commit count is unchanged',
-    commands: ['git commit --allow-empty -m "agent commit"'],
-    check(sb, model, state) {
-      expect(sb.commitCount()).toBe(state.countBefore);
-      expect(model.transcript()).toContain('agent-git/');
+    call: (h) => h.shell('git commit --allow-empty -m "agent commit"'),
+    check(w, result) {
+      expect(w.sb.commitCount()).toBe(w.countBefore);
+      expect(result).toContain('agent-git/');
     },
   },
   {
     name: 'a harmless command runs',
-    commands: ['echo ran > proof.txt && git log --oneline --grep=commit'],
-    check(sb, model) {
-      expect(fs.readFileSync(path.join(sb.project, 'proof.txt'), 'utf8')).toBe('ran\n');
-      expect(model.transcript()).not.toContain('Blocked');
+    call: (h) => h.shell('echo ran > proof.txt && git log --oneline --grep=commit'),
+    check(w, result) {
+      expect(fs.readFileSync(path.join(w.sb.project, 'proof.txt'), 'utf8')).toBe('ran\n');
+      expect(result).not.toContain('Blocked');
     },
   },
   {
     name: 'a plain push is allowed: the remote moves',
-    commands: ['git push origin main'],
-    before: personCommits,
-    check(sb, _model, state) {
-      expect(sb.remoteHead()).not.toBe(state.remoteBefore);
-      expect(sb.remoteHead()).toBe(sb.git('rev-parse', 'HEAD'));
+    call: (h) => h.shell('git push origin main'),
+    check(w) {
+      expect(w.sb.remoteHead()).toBe(w.sb.git('rev-parse', 'main'));
+      expect(pushedShas(w.sb)).toContain(w.sb.git('rev-parse', 'main'));
     },
   },
   {
     name: 'a nudge reaches the model and the command still runs',
-    commands: ['echo more >> README.md && git add README.md'],
-    check(sb, model) {
-      expect(sb.git('diff', '--cached', '--name-only')).toBe('README.md');
-      expect(model.transcript()).toContain('committing is left to a person');
+    call: (h) => h.shell('echo more >> README.md && git add README.md'),
+    check(w) {
+      expect(w.sb.git('diff', '--cached', '--name-only')).toBe('README.md');
+      // A harness may hand the nudge to the model beside the tool result rather than in it.
+      expect(w.model.transcript()).toContain('committing is left to a person');
     },
   },
 ];
 
-/** What the checks compare against, taken after `before` and before the client runs. */
-export function snapshot(sb: Sandbox): Record<string, unknown> {
-  return { remoteBefore: sb.remoteHead(), countBefore: sb.commitCount() };
+/** The commits pushed to the bare remote as a ref's new value, in order (its pre-receive log). */
+export function pushedShas(sb: Sandbox): string[] {
+  const log = path.join(sb.dir, 'pushes.log');
+  if (!fs.existsSync(log)) return [];
+  return fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => l.split(' ')[1] ?? '');
+}
+
+/** Prepares the git world for GIT_STEPS; returns the rewritten commit B. */
+export function prepareGit(sb: Sandbox): string {
+  const hook = path.join(sb.remote, 'hooks', 'pre-receive');
+  fs.writeFileSync(hook, `#!/bin/sh\ncat >> '${path.join(sb.dir, 'pushes.log')}'\n`, { mode: 0o755 });
+  sb.git('checkout', '-q', '-b', 'rewrite');
+  sb.git('commit', '-q', '--amend', '-m', 'person: rewritten history');
+  const rewritten = sb.git('rev-parse', 'HEAD');
+  sb.git('checkout', '-q', 'main');
+  personCommits(sb);
+  return rewritten;
 }

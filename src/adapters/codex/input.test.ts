@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PolicyError, type PolicyInput } from '../../core/contract.ts';
 import { readFixture } from '../testing.ts';
+import { patchToolPaths } from '../patch-paths.ts';
 import { adaptCodexInput } from './input.ts';
 
 const common = {
@@ -52,6 +53,25 @@ describe('Codex input: events Buckler gates', () => {
       name: 'PreToolUse of a tool whose input is not an object keeps it as it is',
       raw: ev('PreToolUse', { tool_name: 'web_search', tool_input: 'cats' }),
       want: { trigger: 'pre_shell_tool', tool: { name: 'web_search', input: 'cats' } },
+    },
+    {
+      name: 'PreToolUse Bash that invokes apply_patch (Codex runs it as its edit tool) → the patch paths too',
+      raw: ev('PreToolUse', { tool_name: 'Bash', tool_input: { command: `apply_patch <<'EOF'\n${PATCH}\nEOF\n` } }),
+      want: {
+        trigger: 'pre_shell_tool',
+        shell: { command: `apply_patch <<'EOF'\n${PATCH}\nEOF\n`, cwd: '/proj' },
+        tool: { name: 'Bash', input: { command: `apply_patch <<'EOF'\n${PATCH}\nEOF\n` }, paths: patchToolPaths(PATCH) },
+      },
+    },
+    {
+      name: 'PreToolUse Bash `cd DIR && applypatch` → relative patch paths under DIR',
+      raw: ev('PreToolUse', { tool_name: 'Bash', tool_input: { command: "cd '/home/dev/.codex' && applypatch <<'EOF'\n*** Begin Patch\n*** Update File: hooks.json\n@@\n-{\n+{}\n*** End Patch\nEOF" } }),
+      want: { tool: { name: 'Bash', input: { command: "cd '/home/dev/.codex' && applypatch <<'EOF'\n*** Begin Patch\n*** Update File: hooks.json\n@@\n-{\n+{}\n*** End Patch\nEOF" }, paths: [{ path: '/home/dev/.codex/hooks.json', access: 'write' }] } },
+    },
+    {
+      name: 'look-alike: a command that only prints patch text carries no paths',
+      raw: ev('PreToolUse', { tool_name: 'Bash', tool_input: { command: `cat <<'EOF'\n${PATCH}\nEOF` } }),
+      want: { tool: { name: 'Bash', input: { command: `cat <<'EOF'\n${PATCH}\nEOF` } } },
     },
     {
       name: 'PostToolUse Bash → post_tool_success (failed commands too)',

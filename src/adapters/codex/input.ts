@@ -7,11 +7,29 @@
  * Claude-shaped harnesses (../claude-shaped.ts), the session carries the `model`, and a tool's
  * `tool_input` is carried whatever its type.
  */
-import { PolicyError, type PolicyInput } from '../../core/contract.ts';
+import { PolicyError, type PolicyInput, type ToolPath } from '../../core/contract.ts';
 import { hookInputReader, mcpCall, type HookInputSpec } from '../claude-shaped.ts';
 import { patchToolPaths } from '../patch-paths.ts';
 import { baseInput, isObject, optNonEmpty, optString, reqString, sessionOf } from '../payload.ts';
 import { CODEX_PATCH_TOOL, CODEX_SHELL_TOOL } from './types.ts';
+
+/**
+ * Codex runs a shell call that invokes `apply_patch`/`applypatch` (`apply_patch <<'EOF' …`,
+ * optionally after `cd DIR &&`) as its own file-edit tool, after the hook saw it as `Bash`
+ * (openai/codex `maybe_parse_apply_patch`; seen in 0.169.0: such a call rewrote `hooks.json`).
+ * The shell reading of the command knows no `apply_patch` program, so the files its patch
+ * names are carried as `tool.paths`, relative ones under the `cd` folder when there is one.
+ */
+const SHELL_PATCH = /^\s*(?:cd\s+('[^']*'|"[^"]*"|[^\s&;|]+)\s*&&\s*)?(?:apply_patch|applypatch)\b/;
+
+function shellPatchPaths(command: string): ToolPath[] {
+  const m = SHELL_PATCH.exec(command);
+  if (m === null || !command.includes('*** Begin Patch')) return [];
+  const dir = m[1]?.replace(/^(['"])(.*)\1$/, '$2');
+  return patchToolPaths(command).map((p) =>
+    dir === undefined || p.path.startsWith('/') || p.path.startsWith('~') ? p : { ...p, path: `${dir.replace(/\/+$/, '')}/${p.path}` },
+  );
+}
 
 const SPEC: HookInputSpec = {
   harness: 'codex',
@@ -32,8 +50,11 @@ const SPEC: HookInputSpec = {
       if (!isObject(raw)) throw new PolicyError('bad_payload', `${where}: the ${name} tool call has no "tool_input" object`);
       const command = reqString(raw, 'command', `${where} ${name} tool_input`);
       input.tool = { name, input: raw };
-      if (name === CODEX_SHELL_TOOL) input.shell = cwd === undefined ? { command } : { command, cwd };
-      else input.tool.paths = patchToolPaths(command);
+      if (name === CODEX_SHELL_TOOL) {
+        input.shell = cwd === undefined ? { command } : { command, cwd };
+        const patched = shellPatchPaths(command);
+        if (patched.length > 0) input.tool.paths = patched;
+      } else input.tool.paths = patchToolPaths(command);
       return input;
     }
     input.tool = raw === undefined || raw === null ? { name } : { name, input: raw };
