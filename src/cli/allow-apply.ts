@@ -6,6 +6,7 @@
  */
 import type { Decision, PolicyInput, PolicyOutput } from '../core/contract.ts';
 import { allowCommandText, blockingCommands, consume, storeFile } from './allow-once.ts';
+import { actsElsewhere } from './allow-where.ts';
 import type { CliIO } from './io.ts';
 import { processPathContext, processPaths, processUid } from './process-paths.ts';
 import { projectRoot } from './project.ts';
@@ -32,8 +33,11 @@ export function applyAllowOnce(
   const argvs = blockingCommands(output);
   if (argvs === null) return { output };
   const project = inputProject(input, env);
+  // A grant applies where the command acts: not after a `cd` into another project, nor with
+  // `-C`, `--git-dir`, `--work-tree` or `GIT_DIR` naming another (allow-where.ts).
+  const elsewhere = actsElsewhere(input, argvs, project, processPathContext(env).home);
   try {
-    const used = consume(storeFile(processPaths(env).stateHome), processUid(), input, project, argvs, Date.now());
+    const used = elsewhere ? null : consume(storeFile(processPaths(env).stateHome), processUid(), input, project, argvs, Date.now());
     if (used !== null) {
       return {
         output: { ...output, decision: 'allow', user_message: null, agent_message: null, additional_context: null },

@@ -39,6 +39,7 @@ import { failureResult } from './hook/failure-reply.ts';
 import { readEvent } from './hook/read-event.ts';
 import type { DriverDeps, HookEnv, HookResult } from './hook/result.ts';
 import type { CliIO } from './io.ts';
+import { pathResolver } from './path-resolver.ts';
 import { processPaths, processUid } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
 
@@ -69,6 +70,8 @@ function readers(input: PolicyInput, trace: CodeTrace, env: HookEnv): EvaluateOp
   const script = scriptReader(cwd);
   const aliases = gitAliasReader(cwd, env);
   return {
+    // Each path is judged at its name and where it leads on disk (links), bounded per event.
+    resolvePath: pathResolver(input.context?.locations, input.context?.home),
     readScript: (file) => {
       trace.bits |= CODE.script;
       return script(file);

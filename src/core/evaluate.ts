@@ -19,7 +19,8 @@ import {
 import { mayTouchAliases } from '../grammars/aliases.ts';
 import { LineAliases, type AliasReader } from './aliases.ts';
 import { commandFacts, toolFacts, type CommandFacts } from './facts.ts';
-import { pathEnv, type PathEnv, type PathFact } from './paths.ts';
+import { makesLinks, pathEnv, type PathEnv, type PathFact, type PathResolver } from './paths.ts';
+import { programData } from '../grammars/reader.ts';
 import { guardedMatch, guardedRule, lineWords } from './guarded.ts';
 import { better, contextMatches, segmentMatches, triggerIndex, type TriggerIndex, type Winner } from './match.ts';
 import { BYPASS_VARS, type CompiledPolicy } from './policy.ts';
@@ -50,6 +51,12 @@ export interface EvaluateOptions {
    * cannot be parsed. Absent on the hook path: deciding costs nothing more.
    */
   onDecided?: (judged: readonly Judged[], decisive: number) => void;
+  /**
+   * Where a path also leads on disk (a symbolic link's target, a protected file sharing its
+   * inode): each path is judged at its name and there, the stricter decision wins. Injected by
+   * the driver, bounded there; without it, paths are judged by name (and links made on the line).
+   */
+  resolvePath?: PathResolver;
 }
 
 export function isBypass(env: Readonly<Record<string, string>> | undefined): boolean {
@@ -134,7 +141,7 @@ class Judging {
   /** Made on first use: most lines have no git command that may use or write an alias. */
   private aliases: LineAliases | undefined;
   private expanded: Set<string> | undefined;
-  private readonly env = (): PathEnv => (this.pathContext ??= pathEnv(this.input.context, this.input.shell?.cwd));
+  private readonly env = (): PathEnv => (this.pathContext ??= pathEnv(this.input.context, this.input.shell?.cwd, this.options.resolvePath ?? null));
 
   constructor(
     private readonly policy: CompiledPolicy,
@@ -162,6 +169,11 @@ class Judging {
     for (const cmd of cmds) {
       const facts = commandFacts(cmd, grammars, this.env);
       this.push(facts);
+      // A link made here counts for the rest of the line (`ln -s ~ h && rm -rf h/`): its paths are read now.
+      if (!facts.opaque && cmd.argv.length > 1) {
+        const data = programData(facts.program, grammars);
+        if (data !== undefined && makesLinks(data.grammar)) void facts.paths;
+      }
       if (!facts.mayAlias || depth >= MAX_ALIAS_DEPTH || !mayTouchAliases(cmd.argv, cmd.dynamic, grammars[facts.program]!)) continue;
       this.followAliases(cmd, facts.program, depth);
     }

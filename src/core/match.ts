@@ -121,6 +121,8 @@ export function pathMatches(
   locations: Readonly<Record<string, readonly string[]>> | null = null,
 ): boolean {
   if (p.pseudo) return false;
+  // A link's target is written only through the link: scope alone does not judge it (`ln -s ../shared lib`).
+  if (p.link ? m.link === false || (m.link === undefined && m.location === undefined && m.glob === undefined) : m.link === true) return false;
   if (m.access && !m.access.includes(p.access)) return false;
   if (m.scope && !m.scope.includes(p.scope)) return false;
   if (m.recursive !== undefined && m.recursive !== p.recursive) return false;

@@ -49,8 +49,17 @@ describe('paths a command touches', () => {
     ['wc < ~/.netrc', ['read home /home/dev/.netrc']],
     ['while read l; do :; done < <(ls)', []],
     ['sudo tee /etc/x', ['write system /etc/x']],
-    ['cp x /usr/local/bin/', ['read project /home/dev/project/x', 'write system /usr/local/bin']],
+    ['cp x /usr/local/bin/', ['read project /home/dev/project/x', 'write system /usr/local/bin', 'write system /usr/local/bin/x']],
     ['mv ~ /tmp/x', ['delete home /home/dev', 'write temp /tmp/x']],
+    // A link's target, written through the link; a link made earlier on the line is followed.
+    ['ln -s ~/.config/buckler cfg', ['read home /home/dev/.config/buckler', 'write project /home/dev/project/cfg', 'write home /home/dev/.config/buckler']],
+    ['ln -s ../shared lib', ['read home /home/dev/shared', 'write project /home/dev/project/lib', 'write home /home/dev/shared']],
+    // A symbolic link's relative target is resolved from the link's folder.
+    ['ln -s ../../x .git/hooks/pre-push', ['read system /home/x', 'write project /home/dev/project/.git/hooks/pre-push', 'write project /home/dev/project/x']],
+    [
+      'ln -s ~ h && rm -rf h/',
+      ['read home /home/dev', 'write project /home/dev/project/h', 'write home /home/dev', 'delete project /home/dev/project/h r', 'delete home /home/dev r'],
+    ],
     ['chmod -R 755 ~', ['metadata home /home/dev r']],
     ['dd if=/dev/zero of=/dev/sda', ['read system /dev/zero', 'write system /dev/sda']],
     ['fdisk /dev/sda', ['write system /dev/sda']],

@@ -5,8 +5,9 @@
  *
  * Sources: the program's file data (src/grammars, `files:`), the command's redirections, and
  * the tool's `tool.paths` from the adapter. Only paths named in the command count: a recursive
- * search or listing of a directory is not a read of each file in it. Resolution is lexical
- * (no file system): symlinks are not followed.
+ * search or listing of a directory is not a read of each file in it. Resolution is lexical;
+ * where a path leads through links (made earlier on the line, or on disk as the driver's
+ * resolver finds) is a second fact for the same path: the stricter decision wins.
  */
 import { programData, readWords } from '../grammars/reader.ts';
 import type { Access, CommandGrammar, Grammars, Word } from '../grammars/types.ts';
@@ -30,7 +31,27 @@ export interface PathFact {
   glob: boolean;
   /** Not a file (`/dev/null`, `/dev/stdout`, …): never a write or a delete. */
   pseudo: boolean;
+  /**
+   * Taken or replaced with everything inside it (`mv DIR`, `cp -r SRC DIR`, `tar -x -C DIR`,
+   * `git clone URL DIR`, a link made to DIR): written or deleted, it holds the named locations inside it.
+   */
+  whole: boolean;
+  /**
+   * What a link the command makes points to (`ln -s TARGET NAME`): judged as written through
+   * the link, by `location`, `glob` and `link` conditions only (never by scope alone).
+   */
+  link: boolean;
+  /** This is where the path written leads on disk or through a link made earlier on the line (the name it was written as is `written`). */
+  target?: true;
 }
+
+/**
+ * Where an absolute path also leads on disk, supplied by the driver (the core reads no files):
+ * the target of a symbolic link in it (the longest existing prefix resolved; with `follow`
+ * false, the last component is not followed, as `rm` and `mv` do not follow it), and the
+ * protected files that share its inode. Bounded by the driver; [] when nothing else.
+ */
+export type PathResolver = (path: string, follow: boolean) => readonly string[];
 
 /** What paths are resolved against, prepared once per evaluation. */
 export interface PathEnv {
@@ -41,11 +62,15 @@ export interface PathEnv {
   home: string | null;
   /** Named locations (`context.locations`): name → path patterns; null when none were given. */
   locations: Readonly<Record<string, readonly string[]>> | null;
+  /** Where a path leads on disk (the driver's); null: judged by name only. */
+  resolve: PathResolver | null;
+  /** Links made earlier on the line (`ln -s ~/.config/buckler cfg && …`): name → target, absolute. */
+  links: Array<{ name: string; target: string }>;
 }
 
 const DEFAULT_TEMP: readonly string[] = ['/tmp', '/var/tmp'];
 
-export function pathEnv(context: ActionContext | undefined, shellCwd: string | undefined): PathEnv {
+export function pathEnv(context: ActionContext | undefined, shellCwd: string | undefined, resolve: PathResolver | null = null): PathEnv {
   const c = context ?? {};
   const home = c.home !== undefined && c.home.startsWith('/') ? normalizeAbsolute(c.home) : undefined;
   const cwdRaw = c.cwd ?? shellCwd;
@@ -55,7 +80,7 @@ export function pathEnv(context: ActionContext | undefined, shellCwd: string | u
   const temp = (c.temp_dirs ?? DEFAULT_TEMP).filter((t) => t.startsWith('/')).map(normalizeAbsolute);
   const ctx: PathContext = { home, roots: c.project_roots ?? (cwd === null ? [] : [cwd]), temp, tmpdir: c.tmpdir };
   const roots = projectRoots(ctx);
-  return { ctx: { ...ctx, roots }, roots, cwd, home: home ?? null, locations: c.locations ?? null };
+  return { ctx: { ...ctx, roots }, roots, cwd, home: home ?? null, locations: c.locations ?? null, resolve, links: [] };
 }
 
 interface IndexedWord extends Word {
@@ -83,6 +108,49 @@ function commandCwd(cmd: ShellCommand, env: PathEnv): string | null {
   return r.path !== null && !r.glob ? r.path : null;
 }
 
+const hasLinksCache = new WeakMap<CommandGrammar, boolean>();
+
+/** Whether the program's data makes links at any level (`files.links`, also under `when`). */
+export function makesLinks(g: CommandGrammar): boolean {
+  let v = hasLinksCache.get(g);
+  if (v === undefined) {
+    const f = g.files;
+    v = (f !== undefined && (f.links !== undefined || Object.values(f.when ?? {}).some((w) => w.links !== undefined))) || Object.values(g.subcommands ?? {}).some(makesLinks);
+    hasLinksCache.set(g, v);
+  }
+  return v;
+}
+
+/**
+ * The fact for what a path also is: a link's target on disk or made earlier on the line.
+ * The target keeps how it is touched; its scope is its own.
+ */
+function targetFact(f: PathFact, target: string, env: PathEnv): PathFact {
+  const r = resolvePath(target, false, null, env.ctx);
+  return { ...f, path: r.path, scope: r.scope, holdsProject: r.holdsProject, projectRoot: r.path !== null && env.roots.includes(r.path), glob: false, pseudo: r.pseudo, target: true };
+}
+
+/** `f`, then where it leads (links made earlier on the line, then the disk through the driver). */
+function withTargets(f: PathFact, out: PathFact[], env: PathEnv, trailingSlash: boolean): void {
+  out.push(f);
+  const p = f.path;
+  if (p === null || f.glob || f.pseudo) return;
+  const seen: string[] = [p];
+  const add = (t: string): void => {
+    if (seen.includes(t)) return;
+    seen.push(t);
+    out.push(targetFact(f, t, env));
+  };
+  for (const l of env.links) {
+    if (isWithin(p, l.name)) add(normalizeAbsolute(`${l.target}${p.slice(l.name.length)}`));
+  }
+  if (env.resolve === null) return;
+  // `rm link` and `mv link x` act on the link itself; `rm -r link/` and a write go through it.
+  const follow = f.access !== 'delete' || trailingSlash;
+  const known = seen.length;
+  for (let i = 0; i < known; i++) for (const t of env.resolve(seen[i]!, follow)) add(normalizeAbsolute(t));
+}
+
 function fact(w: PathWord, quotedTilde: boolean, access: Access, recursive: boolean, cwd: string | null, env: PathEnv, contents = false): PathFact {
   // A quoted leading `~` is a directory named `~` (bash expands only the unquoted one).
   let written = quotedTilde && w.value.startsWith('~') ? `./${w.value}` : w.value;
@@ -96,7 +164,37 @@ function fact(w: PathWord, quotedTilde: boolean, access: Access, recursive: bool
     path = base.startsWith('/') && !base.includes('$') ? normalizeAbsolute(base) : path;
   }
   const projectRoot = r.path !== null && !r.glob && env.roots.includes(r.path);
-  return { written: w.value, access, recursive, path, scope: r.scope, holdsProject: r.holdsProject, projectRoot, glob: r.glob, pseudo: r.pseudo };
+  return { written: w.value, access, recursive, path, scope: r.scope, holdsProject: r.holdsProject, projectRoot, glob: r.glob, pseudo: r.pseudo, whole: false, link: false };
+}
+
+/** The directory a symbolic link named `at` is made in: its relative target is resolved from there. */
+function linkDir(at: PathWord | null, cwd: string | null, env: PathEnv): string | null {
+  if (at === null) return cwd;
+  const r = resolvePath(at.value, at.dynamic, cwd, env.ctx);
+  if (r.path === null || r.glob) return null;
+  // `ln -s T DIR/` (or `.`, `..`): the link is made inside DIR.
+  if (/(?:^|\/)\.{0,2}\/?$/.test(at.value) || at.value.endsWith('/')) return r.path;
+  return r.path === '/' ? '/' : r.path.slice(0, r.path.lastIndexOf('/')) || '/';
+}
+
+/**
+ * A link the command makes to `w`: its target, judged as written through the link as a whole;
+ * remembered for the rest of the line under the link's name.
+ */
+function linkFacts(w: PathWord, link: { kind: 'hard' | 'symbolic'; at: PathWord | null }, cwd: string | null, env: PathEnv, out: PathFact[]): void {
+  const base = link.kind === 'symbolic' && !w.value.startsWith('/') && !w.value.startsWith('~') && !w.value.startsWith('$') ? linkDir(link.at, cwd, env) : cwd;
+  const f = fact(w, false, 'write', false, base, env);
+  f.whole = true;
+  f.link = true;
+  withTargets(f, out, env, true);
+  if (f.path === null || f.glob) return;
+  const at = link.at;
+  const name = at === null ? (cwd === null ? null : `${cwd}/${f.path.slice(f.path.lastIndexOf('/') + 1)}`) : resolvePath(at.value, at.dynamic, cwd, env.ctx).path;
+  if (name === null) return;
+  // `ln -s T NAME`: NAME is the link, or, when NAME is a folder, NAME/<T's name> is.
+  const n = normalizeAbsolute(name);
+  env.links.push({ name: n, target: f.path });
+  env.links.push({ name: normalizeAbsolute(`${n}/${f.path.slice(f.path.lastIndexOf('/') + 1)}`), target: f.path });
 }
 
 /** The paths one simple command touches. */
@@ -110,27 +208,38 @@ export function commandPaths(cmd: ShellCommand, grammars: Grammars, program: str
       const words: IndexedWord[] = new Array<IndexedWord>(argv.length);
       for (let i = 0; i < argv.length; i++) words[i] = { value: argv[i]!, dynamic: dynamic.length > 0 && dynamic.includes(i), i };
       const r = readWords(words, data.grammar, program, 'all');
+      const links: Array<{ word: IndexedWord; link: { kind: 'hard' | 'symbolic'; at: IndexedWord | null } }> = [];
       for (const f of r.files) {
+        if (f.link !== undefined) {
+          links.push({ word: f.word, link: f.link });
+          continue;
+        }
         const walked = cmd.walk !== undefined && cmd.walk.indices.includes(f.word.i) ? cmd.walk.under : null;
         if (walked !== null && walked.length > 0 && !walked.some((u) => u.dynamic)) {
           // `find DIR -exec rm {} ;`: every path found under DIR, all the way down.
-          for (const u of walked) out.push(fact(u, false, f.access, true, cwd, env, true));
+          for (const u of walked) withTargets(fact(u, false, f.access, true, cwd, env, true), out, env, true);
           continue;
         }
         const qt = cmd.quoted_tilde !== undefined && cmd.quoted_tilde.includes(f.word.i);
-        out.push(fact(f.word, qt, f.access, f.recursive === true, cwd, env, f.contents === true));
+        const p = fact(f.word, qt, f.access, f.recursive === true, cwd, env, f.contents === true);
+        if (f.whole === true) p.whole = true;
+        withTargets(p, out, env, f.word.value.endsWith('/'));
       }
+      // After the command's own paths: the names it links are judged before the link exists.
+      for (const l of links) linkFacts(l.word, l.link, cwd, env, out);
     }
   }
   if (cmd.redirs !== undefined) {
-    for (const r of cmd.redirs) out.push(fact(r, r.quoted_tilde === true, r.access, false, cwd, env));
+    for (const r of cmd.redirs) withTargets(fact(r, r.quoted_tilde === true, r.access, false, cwd, env), out, env, false);
   }
   return out;
 }
 
 /** The paths a file-tool call touches (`tool.paths`, relative to the event's directory). */
 export function toolPaths(paths: readonly ToolPath[], env: PathEnv): PathFact[] {
-  return paths.map((p) => fact({ value: p.path, dynamic: false }, false, p.access, false, env.cwd, env));
+  const out: PathFact[] = [];
+  for (const p of paths) withTargets(fact({ value: p.path, dynamic: false }, false, p.access, false, env.cwd, env), out, env, false);
+  return out;
 }
 
 // ---- globs in rules --------------------------------------------------------------------------
@@ -310,12 +419,19 @@ function componentOverlaps(a: string, b: string): boolean {
  * patterns, or (touched recursively) it holds one (`rm -rf ~/.config/buckler/..` and
  * `rm -rf ~/.claude` hold `~/.claude/settings.json`).
  */
-export function inLocation(pattern: string, p: { path: string | null; glob: boolean; recursive: boolean }, home: string | null): boolean {
+export function inLocation(
+  pattern: string,
+  p: { path: string | null; glob: boolean; recursive: boolean; whole?: boolean; access?: Access; link?: boolean },
+  home: string | null,
+): boolean {
   const path = p.path;
   if (path === null) return false;
   if (globMatches(pattern, path, home)) return true;
   if (p.glob && globOverlaps(pattern, path, home)) return true;
-  if (p.recursive && !p.glob) {
+  // Moved, replaced, unpacked into, cloned into, linked to: a folder that holds the location.
+  // A link to the home directory or above it asks instead (agent-fs), what goes through it is judged then.
+  const whole = p.whole === true && p.access !== 'read' && !(p.link === true && home !== null && isWithin(home, path));
+  if ((p.recursive || whole) && !p.glob) {
     const abs = pattern === '~' || pattern.startsWith('~/') ? (home === null ? null : `${home === '/' ? '' : home}${pattern.slice(1)}`) : pattern;
     if (abs !== null && abs.startsWith('/')) {
       let end = 0;

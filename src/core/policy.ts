@@ -92,6 +92,8 @@ export interface PathMatcher {
   recursive?: boolean;
   /** The path lies in (or, touched recursively, holds) one of these named locations (`context.locations`). */
   location?: string[];
+  /** The path is what a link the command makes points to (`ln -s TARGET NAME`, `cp -s`, `ln`). */
+  link?: boolean;
 }
 
 export interface ScriptFromMatcher {

@@ -13,16 +13,22 @@ const reads = (value_options: string[] = [], extra: Partial<ProgramGrammar> = {}
 });
 
 /** `PROG [OPTIONS] SOURCE… DEST` (cp, mv, install, ln): `-t DIR` names the destination instead. */
-const copying = (sources: Access, value_options: string[]): ProgramGrammar => ({
+const copying = (sources: Access, value_options: string[], extra: Partial<FilesSpec> = {}, when: FilesSpec['when'] = {}): ProgramGrammar => ({
   value_options: [...value_options, '-t', '--target-directory', '-S', '--suffix'],
   optional_value: ['--backup', '--reflink', '--sparse', '--preserve', '--no-preserve'],
   files: {
     operands: sources,
     last: 'write',
     options: { '-t': 'write', '--target-directory': 'write' },
-    when: { '-t': { last: 'none' }, '--target-directory': { last: 'none' } },
+    ...extra,
+    when: { '-t': { last: 'none' }, '--target-directory': { last: 'none' }, ...when },
   },
 });
+
+/** What a recursive copy (`cp -r`, `cp -a`) writes: the destination as a whole. */
+const WHOLE = { whole: true } as const;
+/** `cp -l` and `cp -s` make links to the sources instead of copies. */
+const CP_LINKS = { '-l': { links: 'hard' as const }, '--link': { links: 'hard' as const }, '-s': { links: 'symbolic' as const }, '--symbolic-link': { links: 'symbolic' as const } };
 
 const GREP_VALUES = ['-e', '-f', '-A', '-B', '-C', '-m', '-d', '-D', '--regexp', '--file', '--after-context', '--before-context', '--context', '--max-count', '--label', '--include', '--exclude', '--exclude-dir', '--color', '--colour'];
 const pattern: FilesSpec = { operands: 'read', skip: 1, options: { '-f': 'read', '--file': 'read' }, when: { '-e': { skip: 0 }, '-f': { skip: 0 }, '--regexp': { skip: 0 }, '--file': { skip: 0 } } };
@@ -56,7 +62,8 @@ const tar: ProgramGrammar = {
       '--create': { operands: 'read', options: { '--file': 'write', '-T': 'read', '--files-from': 'read' } },
       '--append': { operands: 'read', options: { '--file': 'write' } },
       '--update': { operands: 'read', options: { '--file': 'write' } },
-      '--extract': { operands: 'write', options: { '--file': 'read' } },
+      // Unpacking into `-C DIR` writes DIR as a whole: what the archive holds is not known here.
+      '--extract': { operands: 'write', whole: true, options: { '--file': 'read', '-C': 'write', '--directory': 'write' } },
     },
   },
 };
@@ -95,10 +102,12 @@ export const FILE_PROGRAMS: Record<string, ProgramGrammar> = {
   rmdir: { files: { operands: 'delete' } },
   unlink: { files: { operands: 'delete' } },
   shred: { value_options: ['-n', '-s', '--iterations', '--size', '--random-source'], files: { operands: 'write', when: { '-u': { operands: 'delete' }, '--remove': { operands: 'delete' } } } },
-  cp: copying('read', []),
-  mv: copying('delete', []),
-  install: copying('read', ['-m', '--mode', '-o', '--owner', '-g', '--group']),
-  ln: copying('read', []),
+  // The destination may be a folder the sources go into by name (`into`); a recursive copy,
+  // a move and a link write what they name as a whole, with everything inside it.
+  cp: copying('read', [], { into: true }, { '-r': WHOLE, '-R': WHOLE, '--recursive': WHOLE, '-a': WHOLE, '--archive': WHOLE, ...CP_LINKS }),
+  mv: copying('delete', [], { into: true, whole: true }),
+  install: copying('read', ['-m', '--mode', '-o', '--owner', '-g', '--group'], { into: true }),
+  ln: copying('read', [], { links: 'hard' }, { '-s': { links: 'symbolic' }, '--symbolic': { links: 'symbolic' } }),
   tee: { files: { operands: 'write' } },
   truncate: { value_options: ['-s', '--size', '-r', '--reference'], files: { operands: 'write', options: { '-r': 'read', '--reference': 'read' } } },
   touch: { value_options: ['-d', '--date', '-t', '-r', '--reference'], files: { operands: 'metadata', options: { '-r': 'read', '--reference': 'read' } } },
@@ -134,7 +143,7 @@ export const FILE_PROGRAMS: Record<string, ProgramGrammar> = {
   nawk: awk,
   tar,
   zip: { value_options: ['-x', '-i', '-b', '-n', '-t', '-tt', '-P', '--password'], files: { operands: 'read', first: 'write' } },
-  unzip: { value_options: ['-d', '-x', '-P'], files: { first: 'read', options: { '-d': 'write' } } },
+  unzip: { value_options: ['-d', '-x', '-P'], files: { first: 'read', whole: true, options: { '-d': 'write' } } },
   scp: { value_options: ['-c', '-D', '-F', '-i', '-J', '-l', '-o', '-P', '-S', '-X'], files: { operands: 'read', last: 'write', options: { '-F': 'read' } } }, // -i: a key used, not read into the agent's context
   rsync: {
     // `-e CMD`: the remote shell rsync starts (a program and its arguments; read as shell text).
@@ -143,6 +152,9 @@ export const FILE_PROGRAMS: Record<string, ProgramGrammar> = {
     files: {
       operands: 'read',
       last: 'write',
+      // A copy into or over a folder writes it as a whole; a file lands in it by its name.
+      whole: true,
+      into: true,
       // `--delete*`: what is in the target and not in the sources is deleted, all the way down.
       when: {
         '--remove-source-files': { operands: 'delete' },

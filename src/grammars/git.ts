@@ -168,6 +168,15 @@ export const git: ProgramGrammar = {
       },
     },
     add: { value_options: ['--chmod', '--pathspec-from-file'] },
+    // `git clone URL [DIR]`: DIR is written as a whole (a clone into a folder that holds a
+    // protected location replaces it); the URL is no file here.
+    clone: {
+      value_options: [
+        '-o', '--origin', '-b', '--branch', '-u', '--upload-pack', '--reference', '--reference-if-able', '--separate-git-dir', '--depth',
+        '--shallow-since', '--shallow-exclude', '-c', '--config', '--filter', '-j', '--jobs', '--template', '--server-option', '--bundle-uri', '--ref-format',
+      ],
+      files: { first: 'none', operands: 'write', whole: true, options: { '--separate-git-dir': 'write' } },
+    },
     fetch: {
       value_options: ['--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--upload-pack', '-o', '--server-option', '--negotiation-tip', '--refmap', '--recurse-submodules-default'],
       synonyms: { '-p': '--prune', '-P': '--prune-tags' },

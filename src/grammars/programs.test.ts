@@ -42,7 +42,7 @@ function runs(line: string): string[] {
 }
 
 function files(line: string): string[] {
-  return read(line).files.map((f) => `${f.access} ${f.word.value}`);
+  return read(line).files.map((f) => `${f.access} ${f.word.value}${f.whole === true ? ' whole' : ''}${f.link !== undefined ? ` link:${f.link.kind}@${f.link.at?.value ?? '-'}` : ''}`);
 }
 
 describe('options, in every spelling', () => {
@@ -206,11 +206,21 @@ describe('file operands and how each is touched', () => {
     ['shred -u f', ['delete f']],
     ['find . src -name x -delete', ['delete .', 'delete src']],
     ['find . -name x -fprint out', ['read .', 'write out']],
-    ['cp -r a b dest', ['read a', 'read b', 'write dest']],
-    ['cp -t dest a b', ['read a', 'read b', 'write dest']],
-    ['mv a b', ['delete a', 'write b']],
-    ['install -m 755 a /usr/bin/a', ['read a', 'write /usr/bin/a']],
-    ['ln -s target link', ['read target', 'write link']],
+    // A recursive copy writes its destination as a whole; each source may land in it by name.
+    ['cp -r a b dest', ['read a whole', 'read b whole', 'write dest whole', 'write dest/a whole', 'write dest/b whole']],
+    ['cp a dest/', ['read a', 'write dest/', 'write dest/a']],
+    ['cp -t dest a b', ['read a', 'read b', 'write dest', 'write dest/a', 'write dest/b']],
+    ['cp -s ../x y', ['read ../x', 'write y', 'write ../x link:symbolic@y', 'write y/x']],
+    ['mv a b', ['delete a whole', 'write b whole', 'write b/a whole']],
+    ['install -m 755 a /usr/bin/a', ['read a', 'write /usr/bin/a', 'write /usr/bin/a/a']],
+    ['ln -s target link', ['read target', 'write link', 'write target link:symbolic@link']],
+    ['ln f hard', ['read f', 'write hard', 'write f link:hard@hard']],
+    ['ln -s ~/.config', ['read ~/.config', 'write ~/.config link:symbolic@-']],
+    ['tar -xf t.tar -C ~/.config', ['read t.tar whole', 'write ~/.config whole']],
+    ['tar -cf t.tar -C ~/.config .', ['read .', 'write t.tar']],
+    ['git clone https://example.com/r.git ~/.config/x', ['write ~/.config/x whole']],
+    ['git clone https://example.com/r.git', []],
+    ['unzip a.zip -d out', ['read a.zip whole', 'write out whole']],
     ['tee -a log', ['write log']],
     ['truncate -s 0 f', ['write f']],
     ['touch -d 2020-01-01 f', ['metadata f']],
@@ -243,12 +253,12 @@ describe('file operands and how each is touched', () => {
     ['awk {print} f', ['read f']],
     ['awk -f prog.awk f', ['read f', 'read prog.awk']],
     ['tar -czf out.tgz src', ['read src', 'write out.tgz']],
-    ['tar -xf in.tgz', ['read in.tgz']],
-    ['tar --extract --file=in.tgz a', ['write a', 'read in.tgz']],
+    ['tar -xf in.tgz', ['read in.tgz whole']],
+    ['tar --extract --file=in.tgz a', ['write a whole', 'read in.tgz whole']],
     ['zip -r out.zip src', ['write out.zip', 'read src']],
-    ['unzip in.zip -d dir', ['read in.zip', 'write dir']],
+    ['unzip in.zip -d dir', ['read in.zip whole', 'write dir whole']],
     ['scp -i key a host:b', ['read a', 'write host:b']], // -i KEY: a key used, not read (agent-secrets)
-    ['rsync -av src/ dst/', ['read src/', 'write dst/']],
+    ['rsync -av src/ dst/', ['read src/ whole', 'write dst/ whole', 'write dst/src whole']],
     ['source env.sh', ['read env.sh']],
     ['. env.sh', ['read env.sh']],
     ['bash -c x', []],

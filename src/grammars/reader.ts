@@ -790,12 +790,14 @@ function readFiles<W extends Word>(spec: FilesSpec, opts: readonly Opt<W>[], ope
     if (opts.some((o) => o.names.includes(opt))) eff = { ...eff, ...over };
   }
   const out: FileUse<W>[] = [];
-  const push = (word: W, access: Access | 'none' | undefined): void => {
-    if (access === undefined || access === 'none') return;
+  const push = (word: W, access: Access | 'none' | undefined): FileUse<W> | null => {
+    if (access === undefined || access === 'none') return null;
     const use: FileUse<W> = { word, access };
     if (eff.recursive === true) use.recursive = true;
     if (eff.contents === true) use.contents = true;
+    if (eff.whole === true) use.whole = true;
     out.push(use);
+    return use;
   };
   let idx = eff.leading === true && firstOption >= 0 ? operands.filter((k) => k < firstOption) : operands.slice();
   const assigns = eff.assignments;
@@ -810,17 +812,37 @@ function readFiles<W extends Word>(spec: FilesSpec, opts: readonly Opt<W>[], ope
     });
   }
   const files = idx.slice(eff.skip ?? 0).map((k) => words[k]!);
+  // The destination (`cp A B DEST`, `-t DEST`): where the other operands go.
+  let dest: { word: W; access: Access } | null = null;
+  const sources: W[] = [];
   files.forEach((w, k) => {
     if (k === 0 && eff.first !== undefined) push(w, eff.first);
-    else if (k === files.length - 1 && files.length >= 2 && eff.last !== undefined && eff.last !== 'none') push(w, eff.last);
-    else push(w, eff.operands);
+    else if (k === files.length - 1 && files.length >= 2 && eff.last !== undefined && eff.last !== 'none') {
+      push(w, eff.last);
+      dest = { word: w, access: eff.last };
+    } else if (push(w, eff.operands) !== null) sources.push(w);
   });
   for (const o of opts) {
     if (o.value === null) continue;
     const direct = o.names.find((n) => Object.hasOwn(eff.options ?? {}, n));
-    if (direct !== undefined) push(o.value, eff.options![direct]);
+    if (direct !== undefined && push(o.value, eff.options![direct]) !== null && eff.into === true && eff.options![direct] === 'write') dest = { word: o.value, access: 'write' };
     const at = o.names.find((n) => Object.hasOwn(eff.at_options ?? {}, n));
     if (at !== undefined && o.value.value.startsWith('@') && o.value.value.length > 1) push(withValue(o.value, o.value.value.slice(1)), eff.at_options![at]);
+  }
+  const d = dest as { word: W; access: Access } | null;
+  if (eff.links !== undefined) {
+    for (const w of sources) out.push({ word: w, access: 'write', link: { kind: eff.links, at: d?.word ?? null } });
+  }
+  if (eff.into === true && d !== null && d.access === 'write' && !d.word.dynamic) {
+    // `cp hooks.json ~/.cursor/`: DEST may be a directory; the operand lands in it by its name.
+    const base = d.word.value.replace(/\/+$/, '');
+    for (const w of sources) {
+      const name = w.dynamic ? '' : w.value.replace(/\/+$/, '').replace(/^.*\//, '');
+      if (name === '' || name === '.' || name === '..' || name === '~' || name.includes('*') || name.includes('?') || name.includes('[')) continue;
+      const into: FileUse<W> = { word: withValue(d.word, `${base === '' ? '' : base}/${name}`), access: d.access };
+      if (eff.whole === true) into.whole = true;
+      out.push(into);
+    }
   }
   return out;
 }

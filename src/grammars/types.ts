@@ -37,6 +37,24 @@ export interface FilesSpec {
    * (`find DIR -delete`, `rsync --delete SRC DEST`): `DIR` is judged like `DIR/*`.
    */
   contents?: boolean;
+  /**
+   * The files are taken or replaced as a whole, with everything inside them (`mv`, `cp -r`,
+   * `rsync`, `tar -x -C DIR`, `git clone URL DIR`): a write or delete of a directory that holds a
+   * named location is a write or delete of that location (docs/packs.md, "Named locations").
+   */
+  whole?: boolean;
+  /**
+   * The last operand (or a `-t DIR` value) may be a directory the other operands go into: each
+   * operand's name joined to it is written too (`cp hooks.json ~/.cursor/` writes
+   * `~/.cursor/hooks.json`).
+   */
+  into?: boolean;
+  /**
+   * The command makes links to its operands (`ln`, `ln -s`, `cp -l`, `cp -s`): each operand is
+   * also a link target, judged as written through the link (the `link` path condition; a
+   * symbolic link's relative target is resolved from the link's directory).
+   */
+  links?: 'hard' | 'symbolic';
   /** Given this option, these fields replace the ones above (`sed -i`, `find -delete`, `tar -c`). */
   when?: Record<string, Omit<FilesSpec, 'when'>>;
 }
@@ -309,6 +327,10 @@ export interface FileUse<W extends Word> {
   recursive?: boolean;
   /** What is inside the directory is touched, not the directory (FilesSpec.contents). */
   contents?: boolean;
+  /** Taken or replaced with everything inside it (FilesSpec.whole). */
+  whole?: boolean;
+  /** The target of a link the command makes (FilesSpec.links), and the link's name when given. */
+  link?: { kind: 'hard' | 'symbolic'; at: W | null };
 }
 
 /** What the reader makes of one command. */

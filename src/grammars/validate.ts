@@ -84,7 +84,7 @@ const MARK_TEST: Record<string, 'bool' | 'word' | 'strings' | 'count'> = {
   min_length: 'count',
 };
 const ACCESS = ['read', 'write', 'delete', 'metadata'];
-const FILES: Record<string, 'access' | 'access_none' | 'count' | 'access_map' | 'bool'> = {
+const FILES: Record<string, 'access' | 'access_none' | 'count' | 'access_map' | 'bool' | 'link_kind'> = {
   operands: 'access',
   skip: 'count',
   first: 'access_none',
@@ -95,6 +95,9 @@ const FILES: Record<string, 'access' | 'access_none' | 'count' | 'access_map' | 
   leading: 'bool',
   recursive: 'bool',
   contents: 'bool',
+  whole: 'bool',
+  into: 'bool',
+  links: 'link_kind',
 };
 
 /** The fields of program data and what each holds (docs/pack.schema.json is checked against these). */
@@ -184,6 +187,9 @@ function checkValue(kind: string, v: unknown, at: string, out: string[]): void {
       return;
     case 'access_map':
       if (!isObject(v) || !Object.values(v).every((a) => ACCESS.includes(a as string))) out.push(`${at} must map words to one of ${ACCESS.join(', ')}`);
+      return;
+    case 'link_kind':
+      if (v !== 'hard' && v !== 'symbolic') out.push(`${at} must be hard or symbolic`);
       return;
   }
 }

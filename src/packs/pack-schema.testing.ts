@@ -37,6 +37,8 @@ function kindSchema(kind: string): Json {
       return { enum: [...GRAMMAR_FIELDS.access, 'none'] };
     case 'access_map':
       return { type: 'object', additionalProperties: access };
+    case 'link_kind':
+      return { enum: ['hard', 'symbolic'] };
     case 'runs':
       return { $ref: '#/definitions/runs' };
     case 'files':

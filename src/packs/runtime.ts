@@ -110,13 +110,56 @@ export function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {}): Load
   return compileAndCache(paths, opts, file, stamp, check);
 }
 
+/**
+ * How long a hook that finds another one compiling waits for its cache before compiling itself.
+ * The hook's own deadline (src/cli/hook/deadline.ts) races the wait and ends it sooner.
+ */
+export const BUILD_WAIT_MS = 20_000;
+const BUILD_POLL_MS = 20;
+
 async function compileAndCache(paths: Paths, opts: RuntimeOptions, file: string, stamp: string, check: CacheCheck): Promise<LoadedPolicy> {
-  const loaded = await compileFromDisk(paths, opts);
-  writeCache(paths.cacheDir, file, cacheFileText(stamp, loaded), opts.uid);
-  if (check.state === 'damaged' || check.state === 'unsafe') {
-    loaded.warnings = [...loaded.warnings, `the compiled-pack cache ${file} was not used (${check.reason}); compiled afresh`];
+  // Many hooks may start at once with no compiled policy (24 on a loaded 2-core machine took
+  // 21-24 s, each compiling): one builds it under a lock, the others wait for its cache.
+  const built = await builtByAnother(paths, file, stamp, opts.uid);
+  if (built.loaded !== undefined) return built.loaded;
+  try {
+    const loaded = await compileFromDisk(paths, opts);
+    writeCache(paths.cacheDir, file, cacheFileText(stamp, loaded), opts.uid);
+    if (check.state === 'damaged' || check.state === 'unsafe') {
+      loaded.warnings = [...loaded.warnings, `the compiled-pack cache ${file} was not used (${check.reason}); compiled afresh`];
+    }
+    return loaded;
+  } finally {
+    built.held?.release();
   }
-  return loaded;
+}
+
+/**
+ * Takes the build lock beside the cache file; when another live hook holds it, waits (without
+ * blocking the event loop, so the hook's deadline can fire) until that hook's cache is there
+ * or its lock is gone. `loaded`: the cache the other hook wrote; `held`: the lock to release
+ * after compiling (none when it could not be taken: this hook compiles anyway).
+ */
+async function builtByAnother(paths: Paths, file: string, stamp: string, uid: number | undefined): Promise<{ loaded?: LoadedPolicy; held?: { release(): void } }> {
+  if (!safeCacheDir(paths.cacheDir, uid)) return {};
+  const { acquireLock, lockFileFor, LockBusyError } = await import('../files/lock.ts');
+  const lockFile = lockFileFor(file);
+  const started = Date.now();
+  for (;;) {
+    try {
+      return { held: acquireLock(lockFile, { waitMs: 0 }) };
+    } catch (e) {
+      if (!(e instanceof LockBusyError)) return {};
+    }
+    // Another hook is compiling: its cache, once written, is this hook's too.
+    while (Date.now() - started < BUILD_WAIT_MS) {
+      await new Promise((r) => setTimeout(r, BUILD_POLL_MS));
+      const c = checkCacheFile(paths.cacheDir, file, stamp, uid);
+      if (c.loaded) return { loaded: { ...c.loaded, cached: true } };
+      if (!fs.existsSync(lockFile)) break;
+    }
+    if (Date.now() - started >= BUILD_WAIT_MS) return {};
+  }
 }
 
 /** What `buckler validate` says about the compiled-pack cache. */

@@ -69,7 +69,7 @@ export const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case', 'words_contain',
   'positionals_min', 'positionals_any', 'script_from', 'not', 'paths', 'role_marks', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
 ];
-export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location'] as const;
+export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location', 'link'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
 const SCRIPT_FROM_KEYS = ['programs', 'flags_any', 'how'];
 const SCRIPT_HOW = ['pipe', 'substitution', 'file'] as const;
@@ -482,7 +482,7 @@ function readPaths(v: unknown, path: Path): PathMatcher {
     if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)}: a glob is absolute (/…), under the home directory (~/…) or a name matched anywhere (.env, *.pem)`, [...path, k]);
     m[k] = g;
   }
-  for (const k of ['holds_project', 'project_root', 'recursive'] as const) {
+  for (const k of ['holds_project', 'project_root', 'recursive', 'link'] as const) {
     const x = v[k];
     if (x === undefined || x === null) continue;
     if (typeof x !== 'boolean') throw new RuleProblem(`"${k}" must be true or false`, [...path, k]);
