@@ -5,7 +5,7 @@
  */
 import { SEVERITY } from './contract.ts';
 import type { CommandFacts } from './facts.ts';
-import type { CompiledPolicy, CompiledRule, PathMatcher, ScriptFromMatcher, SegmentMatcher } from './policy.ts';
+import type { CompiledPolicy, CompiledRule, OrderedRule, PathMatcher, RuleBuckets, ScriptFromMatcher, SegmentMatcher } from './policy.ts';
 import { globMatches, globOverlaps, inLocation, type PathFact } from './paths.ts';
 
 interface Candidate {
@@ -16,7 +16,7 @@ interface Candidate {
 }
 
 export interface TriggerIndex {
-  byProgram: ReadonlyMap<string, Candidate[]>;
+  byProgram: { get(program: string): Candidate[] | undefined };
   /** Entries without `program`. */
   anyProgram: Candidate[];
   /** Rules without `shell_segments` (they match every command alike). */
@@ -29,16 +29,19 @@ export function triggerIndex(policy: CompiledPolicy, trigger: string): TriggerIn
   let byTrigger = indexes.get(policy);
   if (!byTrigger) indexes.set(policy, (byTrigger = new Map()));
   let ix = byTrigger.get(trigger);
-  if (!ix) byTrigger.set(trigger, (ix = buildIndex(policy.rules, trigger)));
+  if (!ix) {
+    const buckets = policy.rule_buckets;
+    ix = buckets === undefined ? buildIndex(policy.rules.map((rule, order) => ({ rule, order })), trigger) : lazyIndex(buckets, trigger);
+    byTrigger.set(trigger, ix);
+  }
   return ix;
 }
 
-function buildIndex(rules: readonly CompiledRule[], trigger: string): TriggerIndex {
+function buildIndex(rules: readonly OrderedRule[], trigger: string): TriggerIndex & { byProgram: Map<string, Candidate[]> } {
   const byProgram = new Map<string, Candidate[]>();
   const anyProgram: Candidate[] = [];
   const noSegments: TriggerIndex['noSegments'] = [];
-  for (let order = 0; order < rules.length; order++) {
-    const rule = rules[order]!;
+  for (const { rule, order } of rules) {
     if (!rule.triggers.includes(trigger)) continue;
     if (rule.shell_segments === null) {
       noSegments.push({ rule, order });
@@ -57,6 +60,26 @@ function buildIndex(rules: readonly CompiledRule[], trigger: string): TriggerInd
     }
   }
   return { byProgram, anyProgram, noSegments };
+}
+
+/**
+ * The index of a policy whose rules are read by program (`rule_buckets`): the common rules at
+ * once, a program's own rules when a command of it is first judged. Candidates come in the same
+ * order as `buildIndex` gives them (load order, then entry order).
+ */
+function lazyIndex(buckets: RuleBuckets, trigger: string): TriggerIndex {
+  const base = buildIndex(buckets.common, trigger);
+  const seen = new Map<string, Candidate[] | undefined>();
+  const get = (program: string): Candidate[] | undefined => {
+    if (seen.has(program)) return seen.get(program);
+    const own = buildIndex(buckets.forProgram(program), trigger).byProgram.get(program) ?? [];
+    const common = base.byProgram.get(program) ?? [];
+    const all = own.length === 0 ? common : common.length === 0 ? own : [...common, ...own].sort((a, b) => a.order - b.order);
+    const list = all.length === 0 ? undefined : all;
+    seen.set(program, list);
+    return list;
+  };
+  return { byProgram: { get }, anyProgram: base.anyProgram, noSegments: base.noSegments };
 }
 
 /** Conditions that do not depend on the command: tool name and env. */

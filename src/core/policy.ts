@@ -155,4 +155,24 @@ export interface CompiledPolicy {
   env_keys: string[];
   /** Enabled packs' guarded words for the active tier, in load order (absent: none). */
   guarded_words?: GuardedWords[];
+  /**
+   * The same rules, found by program and read on first use (the compiled-pack cache sets it, not
+   * enumerable: it is never serialised). When present, matching reads `rule_buckets` and never
+   * `rules`, so a hook pays only for the programs on its line (docs/performance.md).
+   */
+  rule_buckets?: RuleBuckets;
+}
+
+/** A rule with its load order (the earlier rule wins a full tie). */
+export interface OrderedRule {
+  rule: CompiledRule;
+  order: number;
+}
+
+/** A policy's rules split by program: what a command of one program can meet. */
+export interface RuleBuckets {
+  /** Every rule some `shell_segments` entry of which names no program (or that has none), in load order. */
+  readonly common: readonly OrderedRule[];
+  /** The other rules with an entry naming `program`, in load order. */
+  forProgram(program: string): readonly OrderedRule[];
 }
