@@ -7,6 +7,7 @@ import { SEVERITY } from './contract.ts';
 import type { CommandFacts } from './facts.ts';
 import type { CompiledPolicy, CompiledRule, OrderedRule, PathMatcher, RuleBuckets, ScriptFromMatcher, SegmentMatcher } from './policy.ts';
 import { globMatches, globOverlaps, inLocation, type PathFact } from './paths.ts';
+import { readSql, type SqlKind } from '../grammars/sql.ts';
 
 interface Candidate {
   rule: CompiledRule;
@@ -117,9 +118,52 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   }
   if (m.script_from && !scriptFromMatches(m.script_from, f)) return false;
   if (m.dynamic_words && !f.dynamicWords) return false;
+  if (m.sql && !m.sql.some((k) => sqlOf(f).kinds.has(k))) return false;
+  if (m.sql_unread && !sqlOf(f).unread) return false;
   if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations))) return false;
   if (m.not && m.not.some((n) => segmentMatches(n, f))) return false;
   return true;
+}
+
+interface SqlFacts {
+  kinds: ReadonlySet<SqlKind>;
+  unread: boolean;
+}
+const sqlRead = new WeakMap<CommandFacts, SqlFacts>();
+
+/**
+ * The SQL a command carries: each word of its `sql` role (program data `roles`) read by the
+ * statement reader, once per command and only when a rule asks. A word with a run-time part, or
+ * one the reader cannot read within its bounds, is unread.
+ */
+function sqlOf(f: CommandFacts): SqlFacts {
+  let got = sqlRead.get(f);
+  if (got !== undefined) return got;
+  const kinds = new Set<SqlKind>();
+  let unread = false;
+  const texts = f.opaque ? [] : (f.read.roles.get('sql') ?? []);
+  for (const text of texts) {
+    if (runTimeWord(f, text)) {
+      unread = true;
+      continue;
+    }
+    const r = readSql(text);
+    if (!r.ok) unread = true;
+    else for (const k of r.destructive) kinds.add(k);
+  }
+  got = { kinds, unread };
+  sqlRead.set(f, got);
+  return got;
+}
+
+/** `value` is (the end of) an argument word with a part known only at run time (`-c "$Q"`, `--command=$Q`). */
+function runTimeWord(f: CommandFacts, value: string): boolean {
+  const { argv, dynamic } = f.cmd;
+  for (const i of dynamic) {
+    const w = argv[i];
+    if (w !== undefined && w.endsWith(value)) return true;
+  }
+  return false;
 }
 
 /** Some literal argument word contains one of `parts` (lower case already), in any letter case. */

@@ -2,6 +2,7 @@
  * `CompiledPolicy`: packs and config compiled once into plain JSON-serialisable data that
  * `evaluate` reads on every call. Produced by src/packs (which validates it); the core trusts it.
  */
+import type { SqlKind } from '../grammars/sql.ts';
 import type { ProgramGrammar } from '../grammars/types.ts';
 import type { Access, Decision } from './contract.ts';
 import type { PathScope } from './path-scope.ts';
@@ -13,7 +14,7 @@ export const TIERS: readonly Tier[] = ['baseline', 'strict'];
 export const BYPASS_VARS = ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL'] as const;
 
 /** Bumped when the compiled shape changes, so caches of an older shape are rebuilt. */
-export const POLICY_FORMAT = 4;
+export const POLICY_FORMAT = 5;
 
 /** One mark a `shell_segments` entry requires, with the pack key that asked for it (explain shows it). */
 export interface RoleMarkCondition {
@@ -51,6 +52,13 @@ export interface SegmentMatcher {
   words_contain?: string[];
   /** Some argument word has a part known only at run time (`echo "$X"`). */
   dynamic_words?: boolean;
+  /**
+   * The SQL the command carries (its `sql` role words, read by grammars/sql.ts) has a statement
+   * of one of these kinds (`drop_table`, `delete_all`, …).
+   */
+  sql?: SqlKind[];
+  /** Some SQL the command carries could not be read: run-time text, too long, a string never closed. */
+  sql_unread?: boolean;
   /** None of these entries matches the command (`program: buckler` except `check`). */
   not?: SegmentMatcher[];
   /** Every one of these is a literal argument word. */
