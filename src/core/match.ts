@@ -5,8 +5,9 @@
  */
 import { SEVERITY } from './contract.ts';
 import type { CommandFacts } from './facts.ts';
-import type { CompiledPolicy, CompiledRule, PathMatcher, ScriptFromMatcher, SegmentMatcher } from './policy.ts';
+import type { CompiledPolicy, CompiledRule, OrderedRule, PathMatcher, RuleBuckets, ScriptFromMatcher, SegmentMatcher } from './policy.ts';
 import { globMatches, globOverlaps, inLocation, type PathFact } from './paths.ts';
+import { readSql, type SqlKind } from '../grammars/sql.ts';
 
 interface Candidate {
   rule: CompiledRule;
@@ -16,7 +17,7 @@ interface Candidate {
 }
 
 export interface TriggerIndex {
-  byProgram: ReadonlyMap<string, Candidate[]>;
+  byProgram: { get(program: string): Candidate[] | undefined };
   /** Entries without `program`. */
   anyProgram: Candidate[];
   /** Rules without `shell_segments` (they match every command alike). */
@@ -29,16 +30,19 @@ export function triggerIndex(policy: CompiledPolicy, trigger: string): TriggerIn
   let byTrigger = indexes.get(policy);
   if (!byTrigger) indexes.set(policy, (byTrigger = new Map()));
   let ix = byTrigger.get(trigger);
-  if (!ix) byTrigger.set(trigger, (ix = buildIndex(policy.rules, trigger)));
+  if (!ix) {
+    const buckets = policy.rule_buckets;
+    ix = buckets === undefined ? buildIndex(policy.rules.map((rule, order) => ({ rule, order })), trigger) : lazyIndex(buckets, trigger);
+    byTrigger.set(trigger, ix);
+  }
   return ix;
 }
 
-function buildIndex(rules: readonly CompiledRule[], trigger: string): TriggerIndex {
+function buildIndex(rules: readonly OrderedRule[], trigger: string): TriggerIndex & { byProgram: Map<string, Candidate[]> } {
   const byProgram = new Map<string, Candidate[]>();
   const anyProgram: Candidate[] = [];
   const noSegments: TriggerIndex['noSegments'] = [];
-  for (let order = 0; order < rules.length; order++) {
-    const rule = rules[order]!;
+  for (const { rule, order } of rules) {
     if (!rule.triggers.includes(trigger)) continue;
     if (rule.shell_segments === null) {
       noSegments.push({ rule, order });
@@ -57,6 +61,26 @@ function buildIndex(rules: readonly CompiledRule[], trigger: string): TriggerInd
     }
   }
   return { byProgram, anyProgram, noSegments };
+}
+
+/**
+ * The index of a policy whose rules are read by program (`rule_buckets`): the common rules at
+ * once, a program's own rules when a command of it is first judged. Candidates come in the same
+ * order as `buildIndex` gives them (load order, then entry order).
+ */
+function lazyIndex(buckets: RuleBuckets, trigger: string): TriggerIndex {
+  const base = buildIndex(buckets.common, trigger);
+  const seen = new Map<string, Candidate[] | undefined>();
+  const get = (program: string): Candidate[] | undefined => {
+    if (seen.has(program)) return seen.get(program);
+    const own = buildIndex(buckets.forProgram(program), trigger).byProgram.get(program) ?? [];
+    const common = base.byProgram.get(program) ?? [];
+    const all = own.length === 0 ? common : common.length === 0 ? own : [...common, ...own].sort((a, b) => a.order - b.order);
+    const list = all.length === 0 ? undefined : all;
+    seen.set(program, list);
+    return list;
+  };
+  return { byProgram: { get }, anyProgram: base.anyProgram, noSegments: base.noSegments };
 }
 
 /** Conditions that do not depend on the command: tool name and env. */
@@ -94,9 +118,52 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   }
   if (m.script_from && !scriptFromMatches(m.script_from, f)) return false;
   if (m.dynamic_words && !f.dynamicWords) return false;
+  if (m.sql && !m.sql.some((k) => sqlOf(f).kinds.has(k))) return false;
+  if (m.sql_unread && !sqlOf(f).unread) return false;
   if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations))) return false;
   if (m.not && m.not.some((n) => segmentMatches(n, f))) return false;
   return true;
+}
+
+interface SqlFacts {
+  kinds: ReadonlySet<SqlKind>;
+  unread: boolean;
+}
+const sqlRead = new WeakMap<CommandFacts, SqlFacts>();
+
+/**
+ * The SQL a command carries: each word of its `sql` role (program data `roles`) read by the
+ * statement reader, once per command and only when a rule asks. A word with a run-time part, or
+ * one the reader cannot read within its bounds, is unread.
+ */
+function sqlOf(f: CommandFacts): SqlFacts {
+  let got = sqlRead.get(f);
+  if (got !== undefined) return got;
+  const kinds = new Set<SqlKind>();
+  let unread = false;
+  const texts = f.opaque ? [] : (f.read.roles.get('sql') ?? []);
+  for (const text of texts) {
+    if (runTimeWord(f, text)) {
+      unread = true;
+      continue;
+    }
+    const r = readSql(text);
+    if (!r.ok) unread = true;
+    else for (const k of r.destructive) kinds.add(k);
+  }
+  got = { kinds, unread };
+  sqlRead.set(f, got);
+  return got;
+}
+
+/** `value` is (the end of) an argument word with a part known only at run time (`-c "$Q"`, `--command=$Q`). */
+function runTimeWord(f: CommandFacts, value: string): boolean {
+  const { argv, dynamic } = f.cmd;
+  for (const i of dynamic) {
+    const w = argv[i];
+    if (w !== undefined && w.endsWith(value)) return true;
+  }
+  return false;
 }
 
 /** Some literal argument word contains one of `parts` (lower case already), in any letter case. */

@@ -2,6 +2,7 @@
  * `CompiledPolicy`: packs and config compiled once into plain JSON-serialisable data that
  * `evaluate` reads on every call. Produced by src/packs (which validates it); the core trusts it.
  */
+import type { SqlKind } from '../grammars/sql.ts';
 import type { ProgramGrammar } from '../grammars/types.ts';
 import type { Access, Decision } from './contract.ts';
 import type { PathScope } from './path-scope.ts';
@@ -13,7 +14,7 @@ export const TIERS: readonly Tier[] = ['baseline', 'strict'];
 export const BYPASS_VARS = ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL'] as const;
 
 /** Bumped when the compiled shape changes, so caches of an older shape are rebuilt. */
-export const POLICY_FORMAT = 4;
+export const POLICY_FORMAT = 5;
 
 /** One mark a `shell_segments` entry requires, with the pack key that asked for it (explain shows it). */
 export interface RoleMarkCondition {
@@ -51,6 +52,13 @@ export interface SegmentMatcher {
   words_contain?: string[];
   /** Some argument word has a part known only at run time (`echo "$X"`). */
   dynamic_words?: boolean;
+  /**
+   * The SQL the command carries (its `sql` role words, read by grammars/sql.ts) has a statement
+   * of one of these kinds (`drop_table`, `delete_all`, …).
+   */
+  sql?: SqlKind[];
+  /** Some SQL the command carries could not be read: run-time text, too long, a string never closed. */
+  sql_unread?: boolean;
   /** None of these entries matches the command (`program: buckler` except `check`). */
   not?: SegmentMatcher[];
   /** Every one of these is a literal argument word. */
@@ -157,4 +165,24 @@ export interface CompiledPolicy {
   env_keys: string[];
   /** Enabled packs' guarded words for the active tier, in load order (absent: none). */
   guarded_words?: GuardedWords[];
+  /**
+   * The same rules, found by program and read on first use (the compiled-pack cache sets it, not
+   * enumerable: it is never serialised). When present, matching reads `rule_buckets` and never
+   * `rules`, so a hook pays only for the programs on its line (docs/performance.md).
+   */
+  rule_buckets?: RuleBuckets;
+}
+
+/** A rule with its load order (the earlier rule wins a full tie). */
+export interface OrderedRule {
+  rule: CompiledRule;
+  order: number;
+}
+
+/** A policy's rules split by program: what a command of one program can meet. */
+export interface RuleBuckets {
+  /** Every rule some `shell_segments` entry of which names no program (or that has none), in load order. */
+  readonly common: readonly OrderedRule[];
+  /** The other rules with an entry naming `program`, in load order. */
+  forProgram(program: string): readonly OrderedRule[];
 }

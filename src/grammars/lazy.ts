@@ -13,13 +13,15 @@ export type BadText = (program: string) => Error;
 const notAnObject: BadText = (program) => new Error(`the data of program '${program}' is not a JSON object`);
 
 /**
- * Every builtin program, with `overrides` (name → JSON text) in place of the builtin of the same
- * name or next to them; an empty text leaves that program out. Own enumerable properties, so `Object.hasOwn` and `Object.keys` see every
+ * Every builtin program, with `overrides` (name → JSON text, or a function that reads it on first
+ * lookup) in place of the builtin of the same name or next to them; an empty text leaves that
+ * program out. Own enumerable properties, so `Object.hasOwn` and `Object.keys` see every
  * program; each is a getter until first read.
  */
-export function lazyGrammars(overrides: Readonly<Record<string, string>> = {}, onBad: BadText = notAnObject): Grammars {
+export function lazyGrammars(overrides: Readonly<Record<string, string | (() => string)>> = {}, onBad: BadText = notAnObject): Grammars {
   const read = (self: object, name: string): ProgramGrammar => {
-    const text = (Object.hasOwn(overrides, name) ? overrides[name] : BUILTIN_TEXTS[name]) as string;
+    const own = Object.hasOwn(overrides, name) ? overrides[name] : undefined;
+    const text = (own === undefined ? BUILTIN_TEXTS[name] : typeof own === 'function' ? own() : own) as string;
     let g: unknown;
     try {
       g = JSON.parse(text);

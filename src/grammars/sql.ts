@@ -19,7 +19,9 @@
  * hook's budget; it needs to know where statements end and their first keywords, no more.
  */
 
-export type SqlKind = 'drop_database' | 'drop_schema' | 'drop_table' | 'truncate' | 'delete_all' | 'update_all';
+/** The destructive kinds, in the order docs list them (pack `sql:` values). */
+export const SQL_KINDS = ['drop_database', 'drop_schema', 'drop_table', 'truncate', 'delete_all', 'update_all'] as const;
+export type SqlKind = (typeof SQL_KINDS)[number];
 
 export interface SqlStatement {
   /** The statement's first keyword, upper case (`SELECT`, `DROP`, `\`: a client meta-command). */

@@ -19,11 +19,24 @@ const base = (): StampParts => ({
 
 const loaded: CachedLoad = {
   policy: { policy_format: POLICY_FORMAT, tier: 'baseline', packs: [], rules: [
+    { id: 'p/any', pack: 'p', triggers: ['pre_shell_exec'], action: 'ask', priority: 50, tier: 'baseline', shell_segments: [{ words_any: ['x'] }], tool_name: null, env: null, user_message: 'u', agent_message: 'a', additional_context: null },
     { id: 'p/r', pack: 'p', triggers: ['pre_shell_exec'], action: 'deny', priority: 50, tier: 'baseline', shell_segments: [{ program: ['git'] }], tool_name: null, env: null, user_message: 'u', agent_message: 'a', additional_context: null },
   ], grammars: {}, env_keys: ['BUCKLER_BYPASS'] },
   config: { tier: 'baseline', audit_log: false, packs: {} },
   warnings: ['w'],
 };
+
+/** A record's head (one JSON line) and its sections. */
+const split = (record: string): [string, Buffer] => {
+  const nl = record.indexOf('\n');
+  return nl < 0 ? [record, Buffer.alloc(0)] : [record.slice(0, nl), Buffer.from(record.slice(nl + 1), 'latin1')];
+};
+const readRecord = (record: string, stamp: string) => {
+  const [head, body] = split(record);
+  return readCacheRecord(head, stamp, body);
+};
+/** Section `ref` ([start, length, digest]) of a record, as text. */
+const sectionOf = (record: string, ref: [number, number, string]): string => split(record)[1].toString('latin1', ref[0], ref[0] + ref[1]);
 
 describe('stampOf', () => {
   const changes: [string, (p: StampParts) => void][] = [
@@ -57,13 +70,22 @@ describe('cacheFileName', () => {
 
 describe('readCacheRecord', () => {
   const stamp = stampOf(base());
-  const good = cacheRecordText(stamp, loaded);
+  const record = cacheRecordText(stamp, loaded);
+  const [good, body] = split(record);
   it('returns the load for a whole record with the same stamp', () => {
-    expect(readCacheRecord(good, stamp)).toEqual(loaded);
+    expect(readCacheRecord(good, stamp, body)).toEqual(loaded);
   });
-  it('misses on another stamp', () => expect(readCacheRecord(good, stamp + 'x')).toBeNull());
+  it('misses on another stamp', () => expect(readCacheRecord(good, stamp + 'x', body)).toBeNull());
   it.each([0.2, 0.5, 0.9, 0.999])('misses on a record torn at %s of its length', (f) => {
-    expect(readCacheRecord(good.slice(0, Math.floor(good.length * f)), stamp)).toBeNull();
+    expect(readRecord(record.slice(0, Math.floor(record.length * f)), stamp)).toBeNull();
+  });
+  it('keeps in the head only the rules some entry of which names no program', () => {
+    expect(JSON.parse(good).loaded.policy.rules.map((r: { id: string }) => r.id)).toEqual(['p/any']);
+    expect(JSON.parse(good).sections.programs).toEqual({ git: [1] });
+  });
+  it('misses on a section changed after it was written', () => {
+    const edited = Buffer.from(body.toString('latin1').replace('"deny"', '"allow"'), 'latin1');
+    expect(readCacheRecord(good, stamp, edited)).toBeNull();
   });
   const corrupt: [string, (r: any) => void][] = [
     ['an older cache format', (r) => { r.cache_format = 0; }],
@@ -78,14 +100,18 @@ describe('readCacheRecord', () => {
     ['warnings missing', (r) => { delete r.loaded.warnings; }],
     ['not an object', (r) => { r.loaded = [1]; }],
     ['grammars not an object', (r) => { r.loaded.policy.grammars = []; }],
-    ['a grammar not stored as a text', (r) => { r.loaded.policy.grammars.git = { nested: true }; }],
-    ['a grammar text that is no JSON object', (r) => { r.loaded.policy.grammars.git = '[1]'; }],
-    ['a truncated grammar text', (r) => { r.loaded.policy.grammars.git = JSON.stringify(git).slice(0, 50); }],
+    ['a grammar not stored as a section', (r) => { r.loaded.policy.grammars.git = { nested: true }; }],
+    ['a grammar stored as a text', (r) => { r.loaded.policy.grammars.git = '{}'; }],
+    ['a grammar section past the end', (r) => { r.loaded.policy.grammars.git = [0, 1, '0'.repeat(16)]; }],
+    ['a rule section past the end', (r) => { r.sections.rules[1] = [0, body.length + 1, '0'.repeat(16)]; }],
+    ['a program naming a rule kept in the head', (r) => { r.sections.programs.git = [0]; }],
+    ['a rule section missing', (r) => { r.sections.rules.pop(); }],
+    ['sections of another length', (r) => { r.sections.length += 1; }],
   ];
   it.each(corrupt)('misses on %s', (_, spoil) => {
     const r = JSON.parse(good);
     spoil(r);
-    expect(readCacheRecord(JSON.stringify(r), stamp)).toBeNull();
+    expect(readCacheRecord(JSON.stringify(r), stamp, body)).toBeNull();
   });
   it.each(['', 'null', '[]', '{', 'garbage'])('misses on %j', (text) => expect(readCacheRecord(text, stamp)).toBeNull());
 });
@@ -98,22 +124,24 @@ describe('grammars in the cache record', () => {
   const text = cacheRecordText(stamp, full);
 
   it('stores only what differs from the builtin programs, one JSON text per program', () => {
-    const rec = JSON.parse(text);
-    expect(rec.loaded.policy.grammars).toEqual({ git: JSON.stringify(extendedGit), tool: '{"nested":true}' });
+    const rec = JSON.parse(split(text)[0]);
+    expect(Object.keys(rec.loaded.policy.grammars).sort()).toEqual(['git', 'tool']);
+    expect(sectionOf(text, rec.loaded.policy.grammars.git)).toBe(JSON.stringify(extendedGit));
+    expect(sectionOf(text, rec.loaded.policy.grammars.tool)).toBe('{"nested":true}');
   });
 
   it('marks a builtin program the policy lacks with an empty text, and leaves it out when read', () => {
     const { rm: _rm, ...withoutRm } = BUILTIN_GRAMMARS;
     const lacking: CachedLoad = { ...loaded, policy: { ...loaded.policy, grammars: withoutRm } };
     const t = cacheRecordText(stamp, lacking);
-    expect(JSON.parse(t).loaded.policy.grammars).toEqual({ rm: '' });
-    const got = readCacheRecord(t, stamp)!.policy.grammars;
+    expect(JSON.parse(split(t)[0]).loaded.policy.grammars).toEqual({ rm: '' });
+    const got = readRecord(t, stamp)!.policy.grammars;
     expect(Object.hasOwn(got, 'rm')).toBe(false);
     expect(Object.keys(got).sort()).toEqual(Object.keys(withoutRm).sort());
   });
 
   it('are parsed on first lookup only, then kept', () => {
-    const got = readCacheRecord(text, stamp)!.policy.grammars;
+    const got = readRecord(text, stamp)!.policy.grammars;
     expect(Object.keys(got).sort()).toEqual([...Object.keys(BUILTIN_GRAMMARS), 'tool'].sort());
     for (const name of ['git', 'tool', 'rm']) expect(Object.getOwnPropertyDescriptor(got, name)?.get, name).toBeTypeOf('function');
     expect(Object.hasOwn(got, 'git')).toBe(true);
@@ -124,16 +152,32 @@ describe('grammars in the cache record', () => {
   });
 
   it('read back equal to what was written', () => {
-    expect(readCacheRecord(text, stamp)).toEqual(full);
+    expect(readRecord(text, stamp)).toEqual(full);
   });
 
-  it('a text damaged inside passes the record checks but fails loudly when used', () => {
-    const rec = JSON.parse(text);
-    rec.loaded.policy.grammars.git = '{"nested": tru}';
-    const got = readCacheRecord(JSON.stringify(rec), stamp)!.policy.grammars;
-    expect(() => got['git']).toThrow(DamagedCacheError);
-    expect(() => got['git']).toThrow(/compiled-pack cache is damaged \(grammar of 'git'\); delete the cache directory/);
-    expect(got['tool']).toEqual({ nested: true });
+  it('a hook verifies a section when it first uses it: a damaged one fails loudly then, the others still read', () => {
+    const ref = JSON.parse(split(text)[0]).loaded.policy.grammars.git as [number, number, string];
+    const file = Buffer.from(cacheFileText(stamp, full), 'latin1');
+    const at = file.indexOf('\n', file.indexOf('\n') + 1) + 1 + ref[0] + 3;
+    file[at] = file[at] === 0x61 ? 0x62 : 0x61;
+    expect(readCacheFile(file, stamp).kind).toBe('damaged');
+    const verdict = readCacheFile(file, stamp, { lazy: true });
+    expect(verdict.kind).toBe('hit');
+    const got = (verdict as { loaded: CachedLoad }).loaded.policy;
+    expect(() => got.grammars['git']).toThrow(DamagedCacheError);
+    expect(() => got.grammars['git']).toThrow(/compiled-pack cache is damaged \(grammar of 'git'\); delete the cache directory/);
+    expect(got.grammars['tool']).toEqual({ nested: true });
+    expect(got.rule_buckets!.forProgram('git').map((r) => [r.rule.id, r.order])).toEqual([['p/r', 1]]);
+  });
+
+  it('a hook reads the rules of a program only when asked for them, and every rule when `rules` is read', () => {
+    const file = Buffer.from(cacheFileText(stamp, full), 'latin1');
+    const got = (readCacheFile(file, stamp, { lazy: true }) as { loaded: CachedLoad }).loaded.policy;
+    expect(got.rule_buckets!.common.map((r) => [r.rule.id, r.order])).toEqual([['p/any', 0]]);
+    expect(Object.getOwnPropertyDescriptor(got, 'rules')?.get).toBeTypeOf('function');
+    expect(got.rule_buckets!.forProgram('rm')).toEqual([]);
+    expect(got.rules.map((r) => r.id)).toEqual(['p/any', 'p/r']);
+    expect(Object.getOwnPropertyDescriptor(got, 'rules')?.value).toBe(got.rules);
   });
 
   it('the stamp names the builtin programs the record is relative to', () => {

@@ -36,7 +36,7 @@ import { isAscii } from 'node:buffer';
 import { DECISIONS } from '../core/contract.ts';
 import { POLICY_FORMAT, TIERS } from '../core/policy.ts';
 import type { BucklerConfig } from './config.ts';
-import type { CompiledPolicy } from '../core/policy.ts';
+import type { CompiledPolicy, CompiledRule, OrderedRule, RuleBuckets } from '../core/policy.ts';
 import { BUILTIN_TEXTS, BUILTIN_TEXTS_ID } from '../grammars/builtin-texts.ts';
 import { lazyGrammars } from '../grammars/lazy.ts';
 import type { FileState } from './file-state.ts';
@@ -44,7 +44,7 @@ import type { FileState } from './file-state.ts';
 export type { FileState } from './file-state.ts';
 
 /** Bumped when the cache record's shape changes. */
-export const CACHE_FORMAT = 4;
+export const CACHE_FORMAT = 5;
 
 /** The first line of a cache file, before the digest. */
 const HEADER = `buckler-policy-cache v${CACHE_FORMAT} digest=`;
@@ -107,23 +107,51 @@ export interface CachedLoad {
 }
 
 /**
- * Each program's grammar is stored as a JSON text of its own and parsed on first use
- * (grammars/lazy.ts), and only the programs whose data differs from the builtin data this code
+ * The record is a head and sections. The head (one JSON line) holds what every hook needs: the
+ * config, the packs, the warnings, the rules every command meets (`RuleBuckets.common`), and
+ * where each section is with its digest. Each section (a JSON text after the head) is one
+ * program's data, or one rule whose every `shell_segments` entry names programs; a hook reads,
+ * verifies and parses only the sections of the programs on its line (issue: unrelated packs must
+ * cost nothing). Program data is stored only where it differs from the builtin data this code
  * carries (added or extended by packs): the builtin programs come from the code, whose identity
- * (and that of its builtin data) is part of the stamp. With every builtin program in it the
- * record was about three times larger, and reading, verifying and parsing it was a good part of
- * a warm hook (docs/performance.md).
+ * (and that of its builtin data) is part of the stamp.
  */
 export function cacheRecordText(stamp: string, loaded: CachedLoad): string {
-  const grammars: Record<string, string> = {};
+  const sections: string[] = [];
+  let at = 0;
+  const section = (text: string): SectionRef => {
+    const ascii = asciiJson(text);
+    const ref: SectionRef = [at, ascii.length, digestOf(stamp, Buffer.from(ascii, 'latin1'))];
+    sections.push(ascii);
+    at += ascii.length;
+    return ref;
+  };
+  const grammars: Record<string, SectionRef | ''> = {};
   for (const [name, g] of Object.entries(loaded.policy.grammars)) {
     const text = JSON.stringify(g);
-    if (BUILTIN_TEXTS[name] !== text) grammars[name] = text;
+    if (BUILTIN_TEXTS[name] !== text) grammars[name] = section(text);
   }
   // A policy without some builtin program (none the compiler makes, but the record says so exactly).
   for (const name of Object.keys(BUILTIN_TEXTS)) if (!Object.hasOwn(loaded.policy.grammars, name)) grammars[name] = '';
-  return asciiJson(JSON.stringify({ cache_format: CACHE_FORMAT, stamp, loaded: { ...loaded, policy: { ...loaded.policy, grammars } } }));
+  const common: CompiledRule[] = [];
+  const refs: (SectionRef | null)[] = [];
+  const programs: Record<string, number[]> = {};
+  loaded.policy.rules.forEach((rule, order) => {
+    const named = rule.shell_segments !== null && rule.shell_segments.length > 0 && rule.shell_segments.every((m) => m.program !== undefined && m.program.length > 0);
+    if (!named) {
+      common.push(rule);
+      refs.push(null);
+      return;
+    }
+    refs.push(section(JSON.stringify(rule)));
+    for (const name of new Set(rule.shell_segments!.flatMap((m) => m.program!))) (Object.hasOwn(programs, name) ? programs[name]! : (programs[name] = [])).push(order);
+  });
+  const head = { cache_format: CACHE_FORMAT, stamp, sections: { length: at, rules: refs, programs }, loaded: { ...loaded, policy: { ...loaded.policy, rules: common, grammars } } };
+  return `${asciiJson(JSON.stringify(head))}\n${sections.join('')}`;
 }
+
+/** Where a section is in the record's section part, its length, and its digest. */
+type SectionRef = [number, number, string];
 
 /**
  * JSON text with every character outside ASCII written as `\uXXXX` (the same value once parsed).
@@ -179,10 +207,11 @@ function digestOf(stamp: string, record: Uint8Array): string {
   return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
 }
 
-/** The whole cache file: the header line with the digest, then the record. */
+/** The whole cache file: the header line with the digest of the record's head, then the record. */
 export function cacheFileText(stamp: string, loaded: CachedLoad): string {
   const record = cacheRecordText(stamp, loaded);
-  return `${HEADER}${digestOf(stamp, Buffer.from(record, 'utf8'))}\n${record}`;
+  const head = record.slice(0, record.indexOf('\n'));
+  return `${HEADER}${digestOf(stamp, Buffer.from(head, 'latin1'))}\n${record}`;
 }
 
 /** What a cache file holds for a stamp. */
@@ -196,10 +225,13 @@ export type CacheVerdict =
 const NEWLINE = 0x0a;
 
 /**
- * Verifies a cache file's bytes against the stamp computed now: digest first (over the bytes as
- * read, before any parsing), then the record's shape (`readCacheRecord`).
+ * Verifies a cache file's bytes against the stamp computed now: the head's digest first (over
+ * the bytes as read, before any parsing), then the record's shape (`readCacheRecord`). `lazy`
+ * (the hook): a section's digest is checked when the section is first used, and a damaged one
+ * calls `onDamaged` (runtime.ts removes the file) and throws `DamagedCacheError` then; otherwise (`buckler validate`, tests) every section's digest is
+ * checked now.
  */
-export function readCacheFile(bytes: Buffer, stamp: string): CacheVerdict {
+export function readCacheFile(bytes: Buffer, stamp: string, opts: { lazy?: boolean; onDamaged?: () => void } = {}): CacheVerdict {
   const nl = bytes.indexOf(NEWLINE);
   const header = nl < 0 ? '' : bytes.toString('latin1', 0, nl);
   if (!header.startsWith(HEADER) || header.length !== HEADER.length + DIGEST_LENGTH) {
@@ -211,25 +243,31 @@ export function readCacheFile(bytes: Buffer, stamp: string): CacheVerdict {
     return { kind: 'damaged', reason: bytes.length === 0 ? 'empty file' : 'no digest header' };
   }
   const record = bytes.subarray(nl + 1);
-  if (digestOf(stamp, record) !== header.slice(HEADER.length)) {
+  const end = record.indexOf(NEWLINE);
+  const head = end < 0 ? record : record.subarray(0, end);
+  const body = end < 0 ? record.subarray(record.length) : record.subarray(end + 1);
+  if (digestOf(stamp, head) !== header.slice(HEADER.length)) {
     // Stale or damaged? An intact record for other inputs carries a digest that matches its own stamp.
     let recorded: unknown;
     try {
-      recorded = (JSON.parse(recordText(record)) as { stamp?: unknown }).stamp;
+      recorded = (JSON.parse(recordText(head)) as { stamp?: unknown }).stamp;
     } catch {
       recorded = undefined;
     }
-    if (typeof recorded === 'string' && recorded !== stamp && digestOf(recorded, record) === header.slice(HEADER.length)) return { kind: 'stale' };
-    return { kind: 'damaged', reason: 'digest mismatch (the file was changed after Buckler wrote it)' };
+    if (typeof recorded === 'string' && recorded !== stamp && digestOf(recorded, head) === header.slice(HEADER.length)) return { kind: 'stale' };
+    return { kind: 'damaged', reason: DIGEST_MISMATCH };
   }
-  const loaded = readCacheRecord(recordText(record), stamp);
+  const loaded = end < 0 ? null : readRecord(recordText(head), stamp, body, opts.lazy !== true, opts.onDamaged);
+  if (loaded === 'digest') return { kind: 'damaged', reason: DIGEST_MISMATCH };
   return loaded === null ? { kind: 'damaged', reason: 'the record does not have the expected shape' } : { kind: 'hit', loaded };
 }
 
-/** Thrown when a grammar text of a cache record that passed its checks is not JSON after all. */
+const DIGEST_MISMATCH = 'digest mismatch (the file was changed after Buckler wrote it)';
+
+/** Thrown when a section of a cache record that passed its checks is damaged after all (found when first used). */
 export class DamagedCacheError extends Error {
-  constructor(program: string) {
-    super(`the compiled-pack cache is damaged (grammar of '${program}'); delete the cache directory ('buckler paths' shows it) to rebuild it`);
+  constructor(program: string, what: 'grammar' | 'rules' = 'grammar') {
+    super(`the compiled-pack cache is damaged (${what} of '${program}'); delete the cache directory ('buckler paths' shows it) to rebuild it`);
   }
 }
 
@@ -260,12 +298,31 @@ function validRule(r: unknown): boolean {
   );
 }
 
+const isRef = (v: unknown, size: number): v is SectionRef =>
+  Array.isArray(v) &&
+  v.length === 3 &&
+  Number.isSafeInteger(v[0]) &&
+  Number.isSafeInteger(v[1]) &&
+  (v[0] as number) >= 0 &&
+  (v[1] as number) >= 0 &&
+  (v[0] as number) + (v[1] as number) <= size &&
+  typeof v[2] === 'string' &&
+  v[2].length === DIGEST_LENGTH;
+
+const EMPTY = Buffer.alloc(0);
+
 /**
- * The cached load, if `text` is a whole, well-formed record for exactly `stamp`; else null.
- * The check is structural (the compiler validated the content when it wrote the record), so a
- * torn, truncated or hand-edited file is a miss rather than a policy the core trips over.
+ * The cached load, if `text` (the record's head) is whole and well-formed for exactly `stamp`,
+ * with `body` its sections; else null. The check is structural (the compiler validated the
+ * content when it wrote the record), so a torn, truncated or hand-edited file is a miss rather
+ * than a policy the core trips over. Every section's digest is checked now.
  */
-export function readCacheRecord(text: string, stamp: string): CachedLoad | null {
+export function readCacheRecord(text: string, stamp: string, body: Buffer = EMPTY): CachedLoad | null {
+  const r = readRecord(text, stamp, body, true);
+  return r === 'digest' ? null : r;
+}
+
+function readRecord(text: string, stamp: string, body: Buffer, verifyAll: boolean, onDamaged?: () => void): CachedLoad | null | 'digest' {
   let rec: unknown;
   try {
     rec = JSON.parse(text);
@@ -274,18 +331,29 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
   }
   if (!isObject(rec) || rec['cache_format'] !== CACHE_FORMAT || rec['stamp'] !== stamp) return null;
   const loaded = rec['loaded'];
-  if (!isObject(loaded) || !isStrings(loaded['warnings'])) return null;
+  const sections = rec['sections'];
+  if (!isObject(loaded) || !isStrings(loaded['warnings']) || !isObject(sections)) return null;
   if (loaded['dropped'] !== undefined && !isStrings(loaded['dropped'])) return null;
   const { policy, config } = loaded;
   if (!isObject(policy) || !isObject(config)) return null;
+  const size = body.length;
+  const refs = sections['rules'];
+  const programs = sections['programs'];
+  // Sections of another length than the head says: changed after they were written.
+  if (typeof sections['length'] === 'number' && sections['length'] !== size) return 'digest';
+  if (sections['length'] !== size || !Array.isArray(refs) || !refs.every((r) => r === null || isRef(r, size)) || !isObject(programs)) return null;
+  const common = policy['rules'];
+  if (!Array.isArray(common) || refs.filter((r) => r === null).length !== common.length) return null;
+  for (const orders of Object.values(programs)) {
+    if (!Array.isArray(orders) || !orders.every((o) => Number.isSafeInteger(o) && refs[o as number] !== null && refs[o as number] !== undefined)) return null;
+  }
   if (
     policy['policy_format'] !== POLICY_FORMAT ||
     !(TIERS as readonly unknown[]).includes(policy['tier']) ||
     !Array.isArray(policy['packs']) ||
-    !Array.isArray(policy['rules']) ||
-    !policy['rules'].every(validRule) ||
+    !common.every(validRule) ||
     !isObject(policy['grammars']) ||
-    !Object.values(policy['grammars']).every((t) => typeof t === 'string' && (t === '' || (t.startsWith('{') && t.endsWith('}')))) ||
+    !Object.values(policy['grammars']).every((t) => t === '' || isRef(t, size)) ||
     !isStrings(policy['env_keys']) ||
     !(policy['guarded_words'] === undefined || (Array.isArray(policy['guarded_words']) && policy['guarded_words'].every(validGuarded)))
   ) {
@@ -294,6 +362,86 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
   if (!(TIERS as readonly unknown[]).includes(config['tier']) || (typeof config['audit_log'] !== 'boolean' && config['audit_log'] !== null) || !isObject(config['packs'])) {
     return null;
   }
-  policy['grammars'] = lazyGrammars(policy['grammars'] as Record<string, string>, (program) => new DamagedCacheError(program));
+  const grammarRefs = policy['grammars'] as Record<string, SectionRef | ''>;
+  if (verifyAll) {
+    // Every byte of the sections belongs to one section whose digest is right.
+    const all = [...(refs.filter((r) => r !== null) as SectionRef[]), ...(Object.values(grammarRefs).filter((r) => r !== '') as SectionRef[])].sort((a, b) => a[0] - b[0]);
+    let at = 0;
+    for (const [start, length, digest] of all) {
+      if (start !== at || digestOf(stamp, body.subarray(start, start + length)) !== digest) return 'digest';
+      at = start + length;
+    }
+    if (at !== size) return 'digest';
+  }
+  /** A section's text; its digest checked on first use when `verifyAll` did not check it. */
+  const sectionText = (ref: SectionRef, program: string, what: 'grammar' | 'rules'): string => {
+    const bytes = body.subarray(ref[0], ref[0] + ref[1]);
+    if (!verifyAll && digestOf(stamp, bytes) !== ref[2]) throw damaged(program, what);
+    return recordText(bytes);
+  };
+  const damaged = (program: string, what: 'grammar' | 'rules' = 'grammar'): DamagedCacheError => {
+    onDamaged?.();
+    return new DamagedCacheError(program, what);
+  };
+  const overrides: Record<string, string | (() => string)> = {};
+  for (const [name, ref] of Object.entries(grammarRefs)) overrides[name] = ref === '' ? '' : () => sectionText(ref, name, 'grammar');
+  policy['grammars'] = lazyGrammars(overrides, (program) => damaged(program));
+  lazyRules(policy as unknown as CompiledPolicy, refs as (SectionRef | null)[], programs as Record<string, number[]>, (ref, program) => sectionText(ref, program, 'rules'), (program) => damaged(program, 'rules'));
   return loaded as unknown as CachedLoad;
+}
+
+/**
+ * Gives `policy` its `rule_buckets` (the common rules now, a program's own when first asked for)
+ * and makes `rules` a getter that reads every rule (what validate, explain and tests use).
+ */
+function lazyRules(
+  policy: CompiledPolicy,
+  refs: (SectionRef | null)[],
+  programs: Record<string, number[]>,
+  text: (ref: SectionRef, program: string) => string,
+  damaged: (program: string) => DamagedCacheError,
+): void {
+  const common: OrderedRule[] = [];
+  let k = 0;
+  refs.forEach((ref, order) => {
+    if (ref === null) common.push({ rule: policy.rules[k++]!, order });
+  });
+  const read = new Map<number, CompiledRule>(common.map((c) => [c.order, c.rule]));
+  const ruleAt = (order: number, program: string): CompiledRule => {
+    let rule = read.get(order);
+    if (rule !== undefined) return rule;
+    let value: unknown;
+    try {
+      value = JSON.parse(text(refs[order]!, program));
+    } catch (e) {
+      if (e instanceof DamagedCacheError) throw e;
+      throw damaged(program);
+    }
+    if (!validRule(value)) throw damaged(program);
+    rule = value as CompiledRule;
+    read.set(order, rule);
+    return rule;
+  };
+  const buckets: RuleBuckets = {
+    common,
+    forProgram: (program) => (Object.hasOwn(programs, program) ? programs[program]!.map((order) => ({ rule: ruleAt(order, program), order })) : []),
+  };
+  Object.defineProperty(policy, 'rule_buckets', { value: buckets, enumerable: false, configurable: true, writable: true });
+  const settle = (self: object, rules: CompiledRule[]): CompiledRule[] => {
+    Object.defineProperty(self, 'rules', { value: rules, enumerable: true, configurable: true, writable: true });
+    return rules;
+  };
+  Object.defineProperty(policy, 'rules', {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      return settle(
+        this,
+        refs.map((_, order) => ruleAt(order, `#${order}`)),
+      );
+    },
+    set(this: object, rules: CompiledRule[]) {
+      settle(this, rules);
+    },
+  });
 }

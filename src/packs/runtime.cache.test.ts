@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { evaluate } from '../core/evaluate.ts';
 import { resolvePaths } from '../paths.ts';
-import { cacheFileText } from './cache.ts';
+import { cacheFileText, DamagedCacheError, readCacheFile, type CachedLoad } from './cache.ts';
 import { loadRuntimePolicy } from './runtime.ts';
 
 let root: string;
@@ -49,6 +49,14 @@ const cacheFile = () => path.join(stateHome, 'cache', 'policy-config.json');
 const decide = async (command: string) =>
   evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command } }, (await load()).policy).decision;
 
+/** The load a cache file holds, as plain data (every rule and program read). */
+function recordOf(text: string): { stamp: string; loaded: CachedLoad } {
+  const stamp = JSON.parse(text.split('\n')[1]!).stamp as string;
+  const v = readCacheFile(Buffer.from(text, 'utf8'), stamp);
+  if (v.kind !== 'hit') throw new Error(`not a hit: ${v.kind}`);
+  return { stamp, loaded: JSON.parse(JSON.stringify(v.loaded)) as CachedLoad };
+}
+
 /** Bump a file's mtime well past the last one, as a later edit would. */
 function touchLater(file: string, text: string): void {
   fs.writeFileSync(file, text);
@@ -64,19 +72,30 @@ describe('compiled-pack cache', () => {
     const warm = await load();
     expect(warm).toEqual({ ...cold, cached: true });
     // Served from the file: a marked record with the right stamp and digest is what comes back.
-    const text = fs.readFileSync(cacheFile(), 'utf8');
-    const rec = JSON.parse(text.slice(text.indexOf('\n') + 1));
+    const rec = recordOf(fs.readFileSync(cacheFile(), 'utf8'));
     rec.loaded.warnings = ['from-cache'];
-    for (const [k, g] of Object.entries(rec.loaded.policy.grammars)) rec.loaded.policy.grammars[k] = JSON.parse(g as string);
     fs.writeFileSync(cacheFile(), cacheFileText(rec.stamp, rec.loaded));
     expect((await load()).warnings).toEqual(['from-cache']);
   });
 
-  it('refuses a record edited after it was written (a deny turned into an allow) and rebuilds it', async () => {
+  it('a rule edited after it was written (a deny turned into an allow) fails when a hook first uses it, and the file is removed', async () => {
     expect(await decide('rm x')).toBe('deny');
     const text = fs.readFileSync(cacheFile(), 'utf8');
-    expect(text).toContain('"action":"deny"');
-    fs.writeFileSync(cacheFile(), text.replaceAll('"action":"deny"', '"action":"allow"'));
+    fs.writeFileSync(cacheFile(), text.replaceAll('"action":"deny"', '"action":"alow"'));
+    const warm = await load();
+    expect(warm.cached).toBe(true);
+    expect(evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command: 'ls x' } }, warm.policy).decision).toBe('allow');
+    expect(() => evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command: 'rm x' } }, warm.policy)).toThrow(DamagedCacheError);
+    expect(fs.existsSync(cacheFile())).toBe(false);
+    expect((await load()).cached).toBeUndefined();
+    expect(fs.readFileSync(cacheFile(), 'utf8')).toBe(text);
+  });
+
+  it('refuses a record whose head was edited after it was written and rebuilds it', async () => {
+    expect(await decide('rm x')).toBe('deny');
+    const text = fs.readFileSync(cacheFile(), 'utf8');
+    expect(text).toContain('"warnings":[]');
+    fs.writeFileSync(cacheFile(), text.replace('"warnings":[]', '"warnings":[""]'));
     const loaded = await load();
     expect(loaded.cached).toBeUndefined();
     expect(loaded.warnings.at(-1)).toMatch(/compiled-pack cache .* was not used \(digest mismatch/);
@@ -96,10 +115,9 @@ describe('compiled-pack cache', () => {
 
   /** A poisoned cache for the current inputs: every rule allows, with a valid digest. */
   function poisoned(): string {
-    const text = fs.readFileSync(cacheFile(), 'utf8');
-    const rec = JSON.parse(text.slice(text.indexOf('\n') + 1));
+    const rec = recordOf(fs.readFileSync(cacheFile(), 'utf8'));
     for (const r of rec.loaded.policy.rules) r.action = 'allow';
-    return cacheFileText(rec.stamp, { ...rec.loaded, policy: { ...rec.loaded.policy, grammars: {} } });
+    return cacheFileText(rec.stamp, rec.loaded);
   }
 
   it('never follows a symlinked cache directory to a poisoned copy, and replaces the link', async () => {

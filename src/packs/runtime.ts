@@ -103,7 +103,7 @@ export function loadRuntimePolicy(paths: Paths, opts: RuntimeOptions = {}): Load
   const inputs = currentInputs(paths, opts, options);
   const stamp = stampOf(inputs.parts);
   const file = path.join(paths.cacheDir, cacheFileName(options, inputs.project));
-  const check = checkCacheFile(paths.cacheDir, file, stamp, opts.uid);
+  const check = checkCacheFile(paths.cacheDir, file, stamp, opts.uid, true);
   // A hit is returned as is, not as a promise: a warm hook then decides without awaiting
   // anything, and arms no deadline timer (src/cli/driver.ts).
   if (check.loaded) return { ...check.loaded, cached: true };
@@ -203,7 +203,8 @@ const { O_RDONLY } = fs.constants;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
-function checkCacheFile(dir: string, file: string, stamp: string, uid: number | undefined): CacheCheck & { loaded?: LoadedPolicy } {
+/** `lazy`: the hook's check (sections verified when used, cache.ts); else every byte is verified now. */
+function checkCacheFile(dir: string, file: string, stamp: string, uid: number | undefined, lazy = false): CacheCheck & { loaded?: LoadedPolicy } {
   const problem = dirProblem(dir, uid);
   if (problem === 'absent') return { file, state: 'absent' };
   if (problem !== null) return { file, state: 'unsafe', reason: problem };
@@ -229,7 +230,8 @@ function checkCacheFile(dir: string, file: string, stamp: string, uid: number | 
   } finally {
     fs.closeSync(fd);
   }
-  const verdict = readCacheFile(bytes, stamp);
+  // A section found damaged when a hook first uses it: the file is removed (the next load compiles afresh).
+  const verdict = readCacheFile(bytes, stamp, lazy ? { lazy, onDamaged: () => removeCache(dir, path.basename(file), []) } : {});
   if (verdict.kind === 'hit') return { file, state: 'fresh', loaded: verdict.loaded };
   return verdict.kind === 'stale' ? { file, state: 'stale' } : { file, state: 'damaged', reason: verdict.reason };
 }

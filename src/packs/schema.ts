@@ -10,6 +10,7 @@ import { TIERS, type CompiledRule, type PathMatcher, type RoleMarkCondition, typ
 import { ACCESS_KINDS } from '../core/contract.ts';
 import type { PathScope } from '../core/path-scope.ts';
 import type { Grammars, ProgramGrammar } from '../grammars/types.ts';
+import { SQL_KINDS, type SqlKind } from '../grammars/sql.ts';
 import { grammarProblems, normaliseGrammar } from '../grammars/validate.ts';
 import { lineFor, type LineMap, type Problem } from './problems.ts';
 import { checkRuleOptions, subcommandWarning } from './rule-options.ts';
@@ -67,7 +68,7 @@ const MARK_SHORTHANDS: Readonly<Record<string, { condition: string; mark: string
 };
 export const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case', 'words_contain',
-  'positionals_min', 'positionals_any', 'script_from', 'not', 'paths', 'role_marks', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
+  'positionals_min', 'positionals_any', 'script_from', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
 ];
 export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location', 'link'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
@@ -410,6 +411,18 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
     if (x === undefined || x === null) continue;
     if (typeof x !== 'boolean') throw new RuleProblem(`"${k}" must be true or false`, [...path, k]);
     if (x) m[k] = true;
+  }
+  const sql = v['sql'];
+  if (sql !== undefined && sql !== null) {
+    if (!isStringList(sql) || sql.length === 0 || sql.some((k) => !(SQL_KINDS as readonly string[]).includes(k))) {
+      throw new RuleProblem(`"sql" must be a non-empty list of: ${SQL_KINDS.join(', ')}`, [...path, 'sql']);
+    }
+    m.sql = sql as SqlKind[];
+  }
+  const unread = v['sql_unread'];
+  if (unread !== undefined && unread !== null) {
+    if (unread !== true) throw new RuleProblem('"sql_unread" must be true (leave it out otherwise)', [...path, 'sql_unread']);
+    m.sql_unread = true;
   }
   const marks = readRoleMarks(v, path, grammars, warn);
   if (marks.length > 0) m.role_marks = marks;

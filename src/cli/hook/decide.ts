@@ -10,6 +10,7 @@ import { isPreTrigger, type PolicyInput, type PolicyOutput } from '../../core/co
 import { BYPASS_VARS } from '../../core/policy.ts';
 import { recordsEveryDecision } from '../../audit/defaults.ts';
 import type { LoadedPolicy } from '../../packs/runtime.ts';
+import { DamagedCacheError } from '../../packs/cache.ts';
 import { actionContext } from '../action-context.ts';
 import type { AllowOnceUse } from '../allow-apply.ts';
 import { rulesProject } from '../project.ts';
@@ -80,13 +81,31 @@ async function decideEvent(req: DecideRequest, svc: DecideServices, got: Progres
   // The project's own rules (.buckler/rules.d) load with the rest: one `stat` when it has none.
   const project = rulesProject(context);
   if (project !== undefined) got.project = project;
-  const pending = svc.deadline.race(svc.deps.loadPolicy(req.env, project));
-  const loaded = pending instanceof Promise ? await pending : pending;
+  const load = async (): Promise<LoadedPolicy> => {
+    const pending = svc.deadline.race(svc.deps.loadPolicy(req.env, project));
+    return pending instanceof Promise ? await pending : pending;
+  };
+  let loaded = await load();
   got.loaded = loaded;
   for (const w of loaded.warnings) svc.warn(w);
-  const input: PolicyInput = { ...adapted, env: policyEnv(req.env, loaded.policy.env_keys), context };
+  let input: PolicyInput = { ...adapted, env: policyEnv(req.env, loaded.policy.env_keys), context };
   got.input = input;
-  const { output, allowOnce } = await evaluateEvent(input, loaded, req.env, svc);
+  let evaluated: Awaited<ReturnType<typeof evaluateEvent>>;
+  try {
+    evaluated = await evaluateEvent(input, loaded, req.env, svc);
+  } catch (e) {
+    // A section of the compiled-pack cache found damaged when first used (packs/cache.ts): the
+    // file is gone already; decide again with the policy compiled afresh.
+    if (!(e instanceof DamagedCacheError) || loaded.cached !== true) throw e;
+    svc.warn(`${e.message}; compiled afresh`);
+    loaded = await load();
+    got.loaded = loaded;
+    for (const w of loaded.warnings) svc.warn(w);
+    input = { ...adapted, env: policyEnv(req.env, loaded.policy.env_keys), context };
+    got.input = input;
+    evaluated = await evaluateEvent(input, loaded, req.env, svc);
+  }
+  const { output, allowOnce } = evaluated;
   const result: HookResult = { adapter, reply: adapter.adaptOutput(output, raw), output, input, loaded };
   if (project !== undefined) result.project = project;
   if (allowOnce) result.allowOnce = allowOnce;
