@@ -8,13 +8,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Scripts larger than this are not read (the command is judged without them). */
-export const MAX_SCRIPT_BYTES = 64 * 1024;
+/**
+ * Scripts and project files (package.json, Makefile) larger than this are not read: the
+ * command that runs them is an unseen script, which agent-tamper asks about (strict: denies).
+ */
+export const MAX_SCRIPT_BYTES = 1024 * 1024;
 
-export function scriptReader(cwd: string): (file: string) => string | null {
+/**
+ * Reads the files a command runs, relative to `cwd`: the text; null when something is there
+ * that cannot be read (over the bound, a FIFO or device, unreadable); undefined when nothing is.
+ */
+export function scriptReader(cwd: string): (file: string) => string | null | undefined {
   return (file) => {
     const r = readSmallFile(path.resolve(cwd, file), MAX_SCRIPT_BYTES);
-    return r.kind === 'text' ? r.text : null;
+    return r.kind === 'text' ? r.text : r.kind === 'missing' ? undefined : null;
   };
 }
 

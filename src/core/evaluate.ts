@@ -35,7 +35,7 @@ export interface EvaluateOptions {
    * command's working directory; null when missing, not a regular file or too large. Injected
    * by the caller (the core touches no files); without it, script files are not analysed.
    */
-  readScript?: (path: string) => string | null;
+  readScript?: (path: string) => string | null | undefined;
   /** List each command's paths (access, scope) in `commands` (`check --json`, `evaluate`). */
   paths?: boolean;
   /**

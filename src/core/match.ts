@@ -95,6 +95,7 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
     if (m.positionals_any && !rest.some((p) => m.positionals_any!.some((g) => globMatch(g, p)))) return false;
   }
   if (m.script_from && !scriptFromMatches(m.script_from, f)) return false;
+  if (m.unseen && (f.cmd.unseen === undefined || !m.unseen.includes(f.cmd.unseen))) return false;
   if (m.dynamic_words && !f.dynamicWords) return false;
   if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations))) return false;
   if (m.not && m.not.some((n) => segmentMatches(n, f))) return false;

@@ -34,8 +34,11 @@ export interface AnalyzeOptions extends ShellLimits {
   maxNesting: number;
   /** Script files read through `readScript` per analysis. */
   maxScripts: number;
-  /** Returns a local script's text, or null (missing, not a regular file, too large). */
-  readScript?: ((path: string) => string | null) | undefined;
+  /**
+   * Returns a local file's text; null when something is there that cannot be read (not a
+   * regular file, too large, unreadable); undefined when nothing is there.
+   */
+  readScript?: ((path: string) => string | null | undefined) | undefined;
   /** What programs run and how they read their command line (builtin data plus packs'). */
   programs: Grammars;
   /** Units of work allowed (work.ts), counted in `work`, which the caller may share. */

@@ -27,7 +27,7 @@ export interface ShellAnalyzeOptions extends Partial<ShellLimits> {
    * script a shell runs is then an opaque command marked `unseen: 'unreadable'`. Without it,
    * script files are not analysed (only one written earlier on the line is marked unseen).
    */
-  readScript?: (path: string) => string | null;
+  readScript?: (path: string) => string | null | undefined;
   /**
    * Program data (src/grammars): how each program reads its command line and what it runs.
    * Default: the builtin programs; a policy passes its own (builtin plus packs' `programs:`).
