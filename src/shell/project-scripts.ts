@@ -71,18 +71,19 @@ function packageRun(w: Walker, run: RunText, prog: string, args: readonly ArgWor
   // npm looks for package.json in the directory and then in each one above it.
   let text: string | null | undefined;
   for (let up = 0; up <= MAX_UP && text === undefined; up++) {
-    const f = up === 0 ? file : joinDir(dir, `${'../'.repeat(up)}package.json`);
+    const f: string | null = up === 0 ? file : joinDir(dir, `${'../'.repeat(up)}package.json`);
     if (f === null) break;
     text = w.opts.readScript?.(f);
     if (text !== undefined) file = f;
   }
-  if (text === undefined) return;
+  if (text === undefined || file === null) return;
+  const found: string = file;
   const scripts = text === null ? null : packageScripts(text);
-  if (scripts === null || !withinShare(w, text ?? '')) return void w.report(unseenCommand(file, [...via, label], 'unreadable'));
+  if (scripts === null || !withinShare(w, text ?? '')) return void w.report(unseenCommand(found, [...via, label], 'unreadable'));
   for (const s of scriptsRun(scripts, name.value)) {
     const passed = s.name === name.value && rest.length > 0;
     const body = passed ? `${s.text} "$@"` : s.text;
-    run({ value: body, dynamic: false, glob: false, start: name.start }, `${prog} run ${s.name}`, via, ctx, passed ? [{ ...name, value: prog }, ...rest] : undefined, file);
+    run({ value: body, dynamic: false, glob: false, start: name.start }, `${prog} run ${s.name}`, via, ctx, passed ? [{ ...name, value: prog }, ...rest] : undefined, found);
   }
 }
 
