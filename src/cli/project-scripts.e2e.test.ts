@@ -14,7 +14,22 @@ import { e2eDir, hook, hookDecision, replyOf, shellEvent } from './e2e.testing.t
 const tmp = e2eDir('buckler-project-scripts-');
 const HOME = path.join(tmp, 'home');
 const PROJECT = path.join(HOME, 'proj');
-const config = { baseline: path.join(tmp, 'baseline'), strict: path.join(tmp, 'strict') };
+const config = { baseline: path.join(tmp, 'baseline'), strict: path.join(tmp, 'strict'), raised: path.join(tmp, 'raised') };
+/** docs/packs.md ("Scripts Buckler reads"): a rule that allows one large script. */
+const ALLOW_CONFIGURE = `pack: configure
+rules:
+  - id: allow-configure
+    trigger: [pre_shell_exec, pre_shell_tool]
+    match:
+      shell_segments:
+        - unseen: [unreadable]
+          unseen_file: [./configure]
+    action: allow
+    priority: 60
+    examples:
+      match: ["cp configure.in configure && bash ./configure"]
+      no_match: [bash ./other.sh]
+`;
 
 const PUSH = 'git push --force origin main';
 const packageJson = {
@@ -61,8 +76,9 @@ beforeAll(() => {
   fs.mkdirSync(path.join(PROJECT, 'web'));
   for (const [tier, dir] of Object.entries(config)) {
     fs.mkdirSync(path.join(dir, 'rules.d'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'config.toml'), `[core]\ntier = "${tier}"\n`);
+    fs.writeFileSync(path.join(dir, 'config.toml'), `[core]\ntier = "${tier === 'raised' ? 'strict' : tier}"\n`);
   }
+  fs.writeFileSync(path.join(config.raised, 'rules.d', 'configure.yaml'), ALLOW_CONFIGURE);
   const put = (rel: string, text: string): void => fs.writeFileSync(path.join(PROJECT, rel), text);
   put('package.json', JSON.stringify(packageJson, null, 2));
   put('web/package.json', JSON.stringify({ scripts: { start: 'vite', publish: PUSH } }));
@@ -138,6 +154,13 @@ describe('scripts Buckler reads, and scripts it could not read (issue 21, route 
     for (const driver of ['claude-code', 'cursor'] as const) {
       expect([driver, 'baseline', decide(driver, command, 'baseline')]).toEqual([driver, 'baseline', base]);
       expect([driver, 'strict', decide(driver, command, 'strict')]).toEqual([driver, 'strict', strict]);
+    }
+  });
+
+  it('a rule naming the script allows it (the documented way to raise the bound for one project, strict tier); another unreadable script is still denied', () => {
+    for (const driver of ['claude-code', 'cursor'] as const) {
+      expect([driver, decide(driver, 'bash ./configure', 'raised')]).toEqual([driver, 'allow']);
+      expect([driver, decide(driver, 'bash ./big.sh', 'raised')]).toEqual([driver, 'deny']);
     }
   });
 

@@ -96,6 +96,7 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   }
   if (m.script_from && !scriptFromMatches(m.script_from, f)) return false;
   if (m.unseen && (f.cmd.unseen === undefined || !m.unseen.includes(f.cmd.unseen))) return false;
+  if (m.unseen_file && (f.cmd.unseen === undefined || !m.unseen_file.some((g) => globMatch(g, f.cmd.argv[0] ?? '')))) return false;
   if (m.dynamic_words && !f.dynamicWords) return false;
   if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations))) return false;
   if (m.not && m.not.some((n) => segmentMatches(n, f))) return false;

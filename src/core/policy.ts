@@ -69,6 +69,8 @@ export interface SegmentMatcher {
    * analysed, or one the line produced), `runtime` (text known only at run time).
    */
   unseen?: Array<'runtime' | 'unreadable'>;
+  /** The unseen script's file, as written, matches one of these patterns (`*` any characters). */
+  unseen_file?: string[];
 }
 
 /**

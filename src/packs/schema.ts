@@ -58,7 +58,7 @@ const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'o
 const SEGMENT_SYNONYMS: Record<string, (typeof SEGMENT_BOOLEANS)[number]> = { gh_api_delete: 'method_delete' };
 export const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case', 'words_contain',
-  'positionals_min', 'positionals_any', 'script_from', 'unseen', 'not', 'paths', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS),
+  'positionals_min', 'positionals_any', 'script_from', 'unseen', 'unseen_file', 'not', 'paths', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS),
 ];
 export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
@@ -382,7 +382,7 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
     for (const w of checked.warnings) warn([...path, k], w);
     m[k] = checked.flags;
   }
-  for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'words_contain', 'positionals_any'] as const) {
+  for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'words_contain', 'positionals_any', 'unseen_file'] as const) {
     const x = v[k];
     if (x === undefined || x === null) continue;
     if (!isStringList(x) || x.length === 0 || (k === 'words_contain' && x.some((w) => w === ''))) {
