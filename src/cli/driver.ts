@@ -38,6 +38,7 @@ import { processPaths, processUid } from './process-paths.ts';
 import { rulesProject } from './project.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
+import { noteDownloads } from './download-store.ts';
 
 /** What the driver calls outside itself (tests pass their own). */
 export interface DriverDeps {
@@ -53,7 +54,14 @@ const REAL: DriverDeps = {
   // otherwise an agent could write a forbidden command into a file and run the file.
   // The same for git aliases in the repository's and the user's config (read only when a
   // command uses a word that may be one): the agent can write the repository's config.
-  evaluate: (input, policy, options) => evaluate(input, policy, { ...readers(input.shell?.cwd ?? process.cwd(), process.env), ...options }),
+  // Files a line downloads or decodes are recorded, so running them in a later call is judged
+  // as on one line (download-store.ts; issue 21, route 9).
+  evaluate: (input, policy, options) => {
+    const opts = { ...readers(input.shell?.cwd ?? process.cwd(), process.env), ...options };
+    const out = evaluate(input, policy, opts);
+    noteDownloads(input, out, () => (options?.paths === true ? out : evaluate(input, policy, { ...opts, paths: true })), processPaths(process.env).stateHome);
+    return out;
+  },
 };
 
 /** What the core may read around the command: scripts it runs, git aliases where it runs. */

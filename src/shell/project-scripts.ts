@@ -10,8 +10,12 @@ import { type Ctx, type Walker } from './context.ts';
 import { unseenCommand } from './provenance.ts';
 import { makeRecipes } from './script-formats/makefile.ts';
 import { PACKAGE_RUNNERS, packageScripts, scriptsRun } from './script-formats/package-json.ts';
+import type { ScriptRead } from './types.ts';
 import type { ArgWord } from './word-value.ts';
 import { PARSE_COST } from './work.ts';
+
+/** A file's text as read (Runner.earlier: a file downloaded in an earlier call is reported). */
+export type ReadText = (r: ScriptRead, file: string, via: readonly string[]) => string | null | undefined;
 
 /** Runs script text (Runner.nestedScript), with the words handed to it as `$1 …`. */
 export type RunText = (text: ArgWord, label: string, via: readonly string[], ctx: Ctx, positional: readonly ArgWord[] | undefined, file: string) => void;
@@ -31,13 +35,13 @@ export function runsProjectScripts(prog: string): boolean {
  * What `args` (a `make`/`npm`/… command) runs from the project's files. `dir`: the directory
  * the line changed to (`cd web && npm test`), '' for the command's own, null when not known.
  */
-export function projectScripts(w: Walker, run: RunText, prog: string, args: readonly ArgWord[], via: readonly string[], ctx: Ctx, dir: string | null): void {
+export function projectScripts(w: Walker, run: RunText, earlier: ReadText, prog: string, args: readonly ArgWord[], via: readonly string[], ctx: Ctx, dir: string | null): void {
   if (w.opts.readScript === undefined) return;
-  if (prog === 'make' || prog === 'gmake') makeScripts(w, run, prog, args, via, ctx, dir);
-  else packageRun(w, run, prog, args, via, ctx, dir);
+  if (prog === 'make' || prog === 'gmake') makeScripts(w, run, earlier, prog, args, via, ctx, dir);
+  else packageRun(w, run, earlier, prog, args, via, ctx, dir);
 }
 
-function packageRun(w: Walker, run: RunText, prog: string, args: readonly ArgWord[], via: readonly string[], ctx: Ctx, dir: string | null): void {
+function packageRun(w: Walker, run: RunText, earlier: ReadText, prog: string, args: readonly ArgWord[], via: readonly string[], ctx: Ctx, dir: string | null): void {
   const pm = PACKAGE_RUNNERS[prog];
   if (pm === undefined) return;
   // The script's name: after `run` (options skipped), or a subcommand that names its own.
@@ -73,7 +77,7 @@ function packageRun(w: Walker, run: RunText, prog: string, args: readonly ArgWor
   for (let up = 0; up <= MAX_UP && text === undefined; up++) {
     const f: string | null = up === 0 ? file : joinDir(dir, `${'../'.repeat(up)}package.json`);
     if (f === null) break;
-    text = w.opts.readScript?.(f);
+    text = earlier(w.opts.readScript?.(f), f, [...via, label]);
     if (text !== undefined) file = f;
   }
   if (text === undefined || file === null) return;
@@ -87,7 +91,7 @@ function packageRun(w: Walker, run: RunText, prog: string, args: readonly ArgWor
   }
 }
 
-function makeScripts(w: Walker, run: RunText, prog: string, args: readonly ArgWord[], via: readonly string[], ctx: Ctx, dirIn: string | null): void {
+function makeScripts(w: Walker, run: RunText, earlier: ReadText, prog: string, args: readonly ArgWord[], via: readonly string[], ctx: Ctx, dirIn: string | null): void {
   let dir = dirIn;
   let file: string | null = null;
   const goals: string[] = [];
@@ -116,7 +120,7 @@ function makeScripts(w: Walker, run: RunText, prog: string, args: readonly ArgWo
   let name = '';
   for (const f of file === null ? MAKEFILES : [file]) {
     name = joinDir(dir, f) as string;
-    text = w.opts.readScript?.(name);
+    text = earlier(w.opts.readScript?.(name), name, [...via, label]);
     if (text !== undefined) break;
   }
   if (text === undefined) return;

@@ -14,7 +14,7 @@ import { type Ctx, NO_STDIN, type Stdin, type StdinThunk, type Walker, basename,
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { type Provenance, dedupeSources, sourcesOf, unseenCommand, unseenStdin } from './provenance.ts';
 import type { StdinReader } from './stdin.ts';
-import { type PathWord, type ScriptSource, type ShellCommand, ShellParseError } from './types.ts';
+import { type PathWord, type ScriptRead, type ScriptSource, type ShellCommand, ShellParseError } from './types.ts';
 import { type ArgWord, literalArg } from './word-value.ts';
 import { PARSE_COST, UNWRAP_WORD_COST } from './work.ts';
 import { xargsCommands, xargsItems } from './xargs-input.ts';
@@ -91,7 +91,7 @@ export class Runner {
       }
       if (data?.grammar.env_runs !== undefined) this.envRuns(data.grammar.env_runs, prog, via, ctx, chainEnv);
       // `npm run NAME`, `make TARGET`: the scripts they run from the project's files.
-      if (runsProjectScripts(prog)) projectScripts(w, this.projectText, prog, args, via, ctx, lineDirectory(w));
+      if (runsProjectScripts(prog)) projectScripts(w, this.projectText, (r, f, v) => this.earlier(r, f, v), prog, args, via, ctx, lineDirectory(w));
       if (data === undefined || !mayRun(data.grammar, args)) {
         w.report(toCommand(prog, args, via, false));
         if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx, args.slice(1));
@@ -350,12 +350,22 @@ export class Runner {
     if (read === undefined || language === undefined || ctx === undefined || !LANGUAGES.has(language)) return;
     if (this.scriptsRead >= w.opts.maxScripts) return void w.report(unseenCommand(path.value, [...via, label], 'unreadable'));
     this.scriptsRead++;
-    const text = read(path.value);
+    const text = this.earlier(read(path.value), path.value, [...via, label]);
     // Missing: the interpreter fails and runs nothing.
     if (text === undefined) return;
     if (text === null || PARSE_COST * text.length >= Math.floor(w.work.left / 2)) return void w.report(unseenCommand(path.value, [...via, label], 'unreadable'));
     w.work.charge(PARSE_COST * text.length, 'interpreter code to scan', path.start);
     this.inlineCode(text, false, language, label, via, ctx, path.start);
+  }
+
+  /**
+   * A file's text as read; a file an earlier call downloaded or decoded (recorded by the caller)
+   * is also an unseen command with those producers, as on one line (`curl -o x.sh …` then `bash x.sh`).
+   */
+  earlier(r: ScriptRead, file: string, via: readonly string[]): string | null | undefined {
+    if (r === null || r === undefined || typeof r === 'string') return r;
+    if (r.from.length > 0) this.w.report(unseenCommand(file, via, 'runtime', r.from));
+    return r.text;
   }
 
   /** Script text a project file holds (`npm run NAME`, `make TARGET`), walked like a script file. */
@@ -391,7 +401,7 @@ export class Runner {
       return;
     }
     this.scriptsRead++;
-    const text = read(path.value);
+    const text = this.earlier(read(path.value), path.value, nestedVia);
     if (text === null || text === undefined) {
       // Missing, too large, a FIFO or device. Run directly, a missing file runs nothing.
       if (!requireShebang && !rewritten) w.report(unseenCommand(path.value, nestedVia, 'unreadable'));
