@@ -15,7 +15,24 @@ export function hookPayloads(dir) {
   const repo = path.join(dir, 'repo');
   fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
   fs.writeFileSync(path.join(repo, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n[alias]\n\tpf = push --force\n\tst = status\n');
+  // Project scripts the hook reads (issue 21, route 8): `npm test` in a package with 50
+  // scripts, `make test` with a 300-line Makefile.
+  const nodeApp = path.join(dir, 'node-app');
+  fs.mkdirSync(nodeApp, { recursive: true });
+  const scripts = { pretest: 'npm run lint', test: 'vitest run --coverage', posttest: 'node scripts/report.js' };
+  for (let i = 0; scripts && Object.keys(scripts).length < 50; i++) scripts[`task${i}`] = `tsc -p packages/p${i} && node scripts/build.js --target p${i}`;
+  fs.writeFileSync(path.join(nodeApp, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', scripts, devDependencies: { vitest: '^2.0.0' } }, null, 2));
+  const cApp = path.join(dir, 'c-app');
+  fs.mkdirSync(cApp, { recursive: true });
+  const mk = ['CC ?= cc', 'CFLAGS := -O2 -Wall', 'SRC := $(wildcard src/*.c)', 'OBJ := $(SRC:.c=.o)', '', '.PHONY: all test clean', 'all: app', '', 'app: $(OBJ)', '\t$(CC) $(CFLAGS) -o $@ $^', ''];
+  for (let i = 0; mk.length < 290; i++) mk.push(`mod${i}.o: src/mod${i}.c include/mod${i}.h`, `\t$(CC) $(CFLAGS) -c $< -o $@`, `\t@echo built mod${i}`, '');
+  // `app` needs every object: `make test` walks every recipe.
+  mk[8] = `app: ${mk.filter((l) => /^mod\d+\.o:/.test(l)).map((l) => l.slice(0, l.indexOf(':'))).join(' ')}`;
+  mk.push('test: all', '\t./run-tests --verbose', '\tpython3 tools/check.py', '', 'clean:', '\trm -rf app *.o', '');
+  fs.writeFileSync(path.join(cApp, 'Makefile'), mk.join('\n'));
   return {
+    'claude-code allow (PreToolUse Bash: npm test, package.json with 50 scripts)': ['claude-code', { ...claudeBase, cwd: nodeApp, tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 't5' }],
+    'claude-code allow (PreToolUse Bash: make test, 300-line Makefile)': ['claude-code', { ...claudeBase, cwd: cApp, tool_name: 'Bash', tool_input: { command: 'make test' }, tool_use_id: 't6' }],
     'cursor deny (preToolUse: git push --force)': ['cursor', { ...cursorBase, hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'git push --force origin main', cwd: '/home/user/project' }, tool_use_id: 't1', cwd: '/home/user/project' }],
     'cursor allow (beforeShellExecution: ls -la)': ['cursor', { ...cursorBase, hook_event_name: 'beforeShellExecution', command: 'ls -la', cwd: '/home/user/project', sandbox: false }],
     'cursor deny (beforeShellExecution: git pf, alias in .git/config)': ['cursor', { ...cursorBase, hook_event_name: 'beforeShellExecution', command: 'git pf origin main', cwd: repo, sandbox: false }],

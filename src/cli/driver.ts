@@ -42,6 +42,7 @@ import type { CliIO } from './io.ts';
 import { pathResolver } from './path-resolver.ts';
 import { processPaths, processUid } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
+import { noteDownloads } from './download-store.ts';
 
 export { ADAPTER_BIT, CODE, codeBits } from './hook/code-bits.ts';
 export { DEFAULT_HOOK_DEADLINE_MS, hookDeadlineMs } from './hook/deadline.ts';
@@ -60,7 +61,14 @@ function processDeps(trace: CodeTrace, env: HookEnv): DriverDeps {
     // otherwise an agent could write a forbidden command into a file and run the file.
     // The same for git aliases in the repository's and the user's config (read only when a
     // command uses a word that may be one): the agent can write the repository's config.
-    evaluate: (input, policy, options) => evaluate(input, policy, { ...readers(input, trace, env), ...options }),
+    // Files a line downloads or decodes are recorded, so running them in a later call is judged
+    // as on one line (download-store.ts; issue 21, route 9).
+    evaluate: (input, policy, options) => {
+      const opts = { ...readers(input, trace, env), ...options };
+      const out = evaluate(input, policy, opts);
+      noteDownloads(input, out, () => (options?.paths === true ? out : evaluate(input, policy, { ...opts, paths: true })), processPaths(env).stateHome);
+      return out;
+    },
   };
 }
 

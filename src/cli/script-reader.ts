@@ -5,48 +5,34 @@
  * Only small regular files: the file is opened non-blocking and checked on the open descriptor
  * (fstat), so a FIFO or device swapped in between a check and the read can never block a hook.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import type { ScriptRead } from '../shell/index.ts';
+import { downloadsFile, producersOf, readDownloads, type DownloadEntry } from './download-store.ts';
+import { processPaths } from './process-paths.ts';
+import { readSmallFile } from './small-file.ts';
 
-/** Scripts larger than this are not read (the command is judged without them). */
-export const MAX_SCRIPT_BYTES = 64 * 1024;
+/**
+ * Scripts and project files (package.json, Makefile) larger than this are not read: the
+ * command that runs them is an unseen script, which agent-tamper asks about (strict: denies).
+ */
+export const MAX_SCRIPT_BYTES = 1024 * 1024;
 
-export function scriptReader(cwd: string): (file: string) => string | null {
+/**
+ * Reads the files a command runs, relative to `cwd`: the text; null when something is there
+ * that cannot be read (over the bound, a FIFO or device, unreadable); undefined when nothing is.
+ */
+export function scriptReader(cwd: string, env: NodeJS.ProcessEnv = process.env): (file: string) => ScriptRead {
+  // Files downloaded or decoded by an earlier call (download-store.ts), read once per decision.
+  let downloads: DownloadEntry[] | undefined;
   return (file) => {
-    const r = readSmallFile(path.resolve(cwd, file), MAX_SCRIPT_BYTES);
-    return r.kind === 'text' ? r.text : null;
+    const abs = path.resolve(cwd, file);
+    const r = readSmallFile(abs, MAX_SCRIPT_BYTES);
+    if (r.kind === 'missing') return undefined;
+    downloads ??= readDownloads(downloadsFile(processPaths(env).stateHome), Date.now());
+    const from = downloads.length === 0 ? [] : producersOf(downloads, abs, r.kind === 'text' ? r : undefined);
+    const text = r.kind === 'text' ? r.text : null;
+    return from.length > 0 ? { text, from } : text;
   };
 }
 
-/** What readSmallFile found. */
-export type SmallFile = { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'refused' };
-
-/**
- * A small regular file's text; `missing` when there is nothing at `file` (or not a readable
- * path); `refused` when something is there but is not a regular file or is larger than `max`.
- */
-export function readSmallFile(file: string, max: number): SmallFile {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { kind: code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'refused' };
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size > max) return { kind: 'refused' };
-    const buf = Buffer.alloc(st.size);
-    let off = 0;
-    while (off < buf.length) {
-      const n = fs.readSync(fd, buf, off, buf.length - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return { kind: 'text', text: buf.subarray(0, off).toString('utf8') };
-  } catch {
-    return { kind: 'refused' };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+export { readSmallFile, type SmallFile } from './small-file.ts';

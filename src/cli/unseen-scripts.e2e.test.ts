@@ -26,6 +26,7 @@ const check = (command: string): { decision: string; rule: string | null } => pi
 const FORCE = 'agent-git/no-force-push';
 const COMMIT = 'agent-git/no-commit';
 const GUARD = 'agent-git/guarded-words';
+const UNREAD = 'agent-tamper/unreadable-script';
 
 const cases: Array<[string, string, string | null]> = [
   // Process substitution used as a script.
@@ -96,15 +97,15 @@ const cases: Array<[string, string, string | null]> = [
   ["X='git push -f' bash -c '$X'", 'deny', FORCE],
   ["A='push -f'; B=$A; git $B", 'deny', FORCE],
   ["X='git push -f'; echo \"$X\" > notes.txt", 'allow', null],
-  // Scripts that cannot be read.
-  ["echo 'git push -f' > x.sh; bash x.sh", 'ask', GUARD],
-  ['cp other.sh x.sh && bash x.sh commit', 'ask', GUARD],
-  ['bash missing.sh push -f', 'ask', GUARD],
-  ['bash fifo; echo push -f', 'ask', GUARD],
-  ['bash big.sh; echo commit', 'ask', GUARD],
+  // Scripts that cannot be read: agent-tamper asks whatever the line mentions (issue 21, route 8).
+  ["echo 'git push -f' > x.sh; bash x.sh", 'ask', UNREAD],
+  ['cp other.sh x.sh && bash x.sh commit', 'ask', UNREAD],
+  ['bash missing.sh push -f', 'ask', UNREAD],
+  ['bash fifo; echo push -f', 'ask', UNREAD],
+  ['bash big.sh; echo commit', 'ask', UNREAD],
   ['./plain', 'deny', FORCE],
-  ['bash missing.sh', 'allow', null],
-  ['bash fifo', 'allow', null],
+  ['bash missing.sh', 'ask', UNREAD],
+  ['bash fifo', 'ask', UNREAD],
   ['bash ok.sh; echo push -f', 'allow', null],
   // Text known only at run time.
   ['bash -c "$X" _ push --force', 'ask', 'agent-git/opaque-git'],

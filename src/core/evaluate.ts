@@ -5,7 +5,7 @@
  * after an action nothing is blocked.
  */
 import { analyzeCommandLine, analyzeLine } from '../shell/index.ts';
-import { ShellParseError, type ShellCommand } from '../shell/types.ts';
+import { ShellParseError, type ScriptRead, type ShellCommand } from '../shell/types.ts';
 import {
   SEVERITY,
   allowOutput,
@@ -36,7 +36,7 @@ export interface EvaluateOptions {
    * command's working directory; null when missing, not a regular file or too large. Injected
    * by the caller (the core touches no files); without it, script files are not analysed.
    */
-  readScript?: (path: string) => string | null;
+  readScript?: (path: string) => ScriptRead;
   /** List each command's paths (access, scope) in `commands` (`check --json`, `evaluate`). */
   paths?: boolean;
   /**

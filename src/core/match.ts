@@ -117,6 +117,8 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
     if (m.positionals_any && !rest.some((p) => m.positionals_any!.some((g) => globMatch(g, p)))) return false;
   }
   if (m.script_from && !scriptFromMatches(m.script_from, f)) return false;
+  if (m.unseen && (f.cmd.unseen === undefined || !m.unseen.includes(f.cmd.unseen))) return false;
+  if (m.unseen_file && (f.cmd.unseen === undefined || !m.unseen_file.some((g) => globMatch(g, f.cmd.argv[0] ?? '')))) return false;
   if (m.dynamic_words && !f.dynamicWords) return false;
   if (m.sql && !m.sql.some((k) => sqlOf(f).kinds.has(k))) return false;
   if (m.sql_unread && !sqlOf(f).unread) return false;

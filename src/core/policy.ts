@@ -78,6 +78,14 @@ export interface SegmentMatcher {
    * the text that way (`pipe`, `substitution`, `file`).
    */
   script_from?: ScriptFromMatcher;
+  /**
+   * The command stands for text that runs but that analysis could not see, for one of these
+   * reasons (ShellCommand.unseen): `unreadable` (a script file that could not be read or
+   * analysed, or one the line produced), `runtime` (text known only at run time).
+   */
+  unseen?: Array<'runtime' | 'unreadable'>;
+  /** The unseen script's file, as written, matches one of these patterns (`*` any characters). */
+  unseen_file?: string[];
 }
 
 /**

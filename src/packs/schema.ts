@@ -68,12 +68,13 @@ const MARK_SHORTHANDS: Readonly<Record<string, { condition: string; mark: string
 };
 export const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case', 'words_contain',
-  'positionals_min', 'positionals_any', 'script_from', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
+  'positionals_min', 'positionals_any', 'script_from', 'unseen', 'unseen_file', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
 ];
 export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location', 'link'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
 const SCRIPT_FROM_KEYS = ['programs', 'flags_any', 'how'];
 const SCRIPT_HOW = ['pipe', 'substitution', 'file'] as const;
+const UNSEEN_WHY = ['runtime', 'unreadable'] as const;
 const MESSAGE_KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
 const DEFAULT_PRIORITY = 50;
 /** The pack format this Buckler reads (a pack's `version:`, a bundle's `pack_format`). */
@@ -391,7 +392,7 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
     for (const w of checked.warnings) warn([...path, k], w);
     m[k] = checked.flags;
   }
-  for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'words_contain', 'positionals_any'] as const) {
+  for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'words_contain', 'positionals_any', 'unseen_file'] as const) {
     const x = v[k];
     if (x === undefined || x === null) continue;
     if (!isStringList(x) || x.length === 0 || (k === 'words_contain' && x.some((w) => w === ''))) {
@@ -406,6 +407,8 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
   }
   const from = v['script_from'];
   if (from !== undefined && from !== null) m.script_from = readScriptFrom(from, [...path, 'script_from']);
+  const unseen = v['unseen'];
+  if (unseen !== undefined && unseen !== null) m.unseen = readUnseen(unseen, [...path, 'unseen']);
   for (const k of SEGMENT_BOOLEANS) {
     const x = v[k];
     if (x === undefined || x === null) continue;
@@ -511,6 +514,15 @@ function readOptions(x: unknown, path: Path, k: string): string[] {
   if (bad !== undefined) throw new RuleProblem(`"${k}" entry ${JSON.stringify(bad)} must be an option such as -f or --force`, path);
   // `--force-with-lease=x` in a rule means the option, as in the command.
   return x.map((f) => (f.startsWith('--') && f.includes('=') ? f.slice(0, f.indexOf('=')) : f));
+}
+
+/** `unseen: [unreadable]` (or one reason): why the text that runs was not seen (ShellCommand.unseen). */
+function readUnseen(v: unknown, path: Path): NonNullable<SegmentMatcher['unseen']> {
+  const list = typeof v === 'string' ? [v] : v;
+  if (!isStringList(list) || list.length === 0 || list.some((x) => !UNSEEN_WHY.includes(x as (typeof UNSEEN_WHY)[number]))) {
+    throw new RuleProblem(`"unseen" must be one or more of ${UNSEEN_WHY.join(', ')}`, path);
+  }
+  return list as NonNullable<SegmentMatcher['unseen']>;
 }
 
 /** `script_from: { programs: [...], flags_any: [...], how: [...] }`. */

@@ -7,7 +7,7 @@
  */
 import type { Grammars } from '../grammars/types.ts';
 import type { Command, Script, Word } from './ast.ts';
-import { type ScriptSource, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
+import { type ScriptRead, type ScriptSource, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
 import type { ArgWord, Vars } from './word-value.ts';
 import type { ShellWork, WorkBudget } from './work.ts';
 
@@ -34,8 +34,11 @@ export interface AnalyzeOptions extends ShellLimits {
   maxNesting: number;
   /** Script files read through `readScript` per analysis. */
   maxScripts: number;
-  /** Returns a local script's text, or null (missing, not a regular file, too large). */
-  readScript?: ((path: string) => string | null) | undefined;
+  /**
+   * Returns a local file's text; null when something is there that cannot be read (not a
+   * regular file, too large, unreadable); undefined when nothing is there.
+   */
+  readScript?: ((path: string) => ScriptRead) | undefined;
   /** What programs run and how they read their command line (builtin data plus packs'). */
   programs: Grammars;
   /** Units of work allowed (work.ts), counted in `work`, which the caller may share. */

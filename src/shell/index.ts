@@ -7,10 +7,10 @@ import type { Grammars } from '../grammars/types.ts';
 import { Analyzer } from './analyze.ts';
 import { type AnalyzeOptions, utf8Length } from './context.ts';
 import { Vars } from './word-value.ts';
-import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
+import { type ScriptRead, type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
 import { DEFAULT_MAX_WORK, type ShellWork } from './work.ts';
 
-export type { ShellCommand, ShellLimits, ShellParseErrorCode } from './types.ts';
+export type { ScriptRead, ScriptSource, ShellCommand, ShellLimits, ShellParseErrorCode } from './types.ts';
 export { ShellParseError } from './types.ts';
 export { changedDirectories } from './directories.ts';
 export { decodeAnsiC } from './ansi-c.ts';
@@ -27,7 +27,7 @@ export interface ShellAnalyzeOptions extends Partial<ShellLimits> {
    * script a shell runs is then an opaque command marked `unseen: 'unreadable'`. Without it,
    * script files are not analysed (only one written earlier on the line is marked unseen).
    */
-  readScript?: (path: string) => string | null;
+  readScript?: (path: string) => ScriptRead;
   /**
    * Program data (src/grammars): how each program reads its command line and what it runs.
    * Default: the builtin programs; a policy passes its own (builtin plus packs' `programs:`).

@@ -14,10 +14,11 @@ import { type Ctx, NO_STDIN, type Stdin, type StdinThunk, type Walker, basename,
 import { scanInlineCode, type InlineLanguage } from './interpreters.ts';
 import { type Provenance, dedupeSources, sourcesOf, unseenCommand, unseenStdin } from './provenance.ts';
 import type { StdinReader } from './stdin.ts';
-import { type PathWord, type ScriptSource, type ShellCommand, ShellParseError } from './types.ts';
+import { type PathWord, type ScriptRead, type ScriptSource, type ShellCommand, ShellParseError } from './types.ts';
 import { type ArgWord, literalArg } from './word-value.ts';
 import { PARSE_COST, UNWRAP_WORD_COST } from './work.ts';
 import { xargsCommands, xargsItems } from './xargs-input.ts';
+import { lineDirectory, projectScripts, runsProjectScripts } from './project-scripts.ts';
 
 const LANGUAGES: ReadonlySet<string> = new Set<InlineLanguage>(['python', 'node', 'perl', 'ruby', 'php', 'awk']);
 const SHEBANG_SHELL = /^#!\s*(?:\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|da|z|k|mk|a|y|po)?sh\b/;
@@ -89,6 +90,8 @@ export class Runner {
         }
       }
       if (data?.grammar.env_runs !== undefined) this.envRuns(data.grammar.env_runs, prog, via, ctx, chainEnv);
+      // `npm run NAME`, `make TARGET`: the scripts they run from the project's files.
+      if (runsProjectScripts(prog)) projectScripts(w, this.projectText, (r, f, v) => this.earlier(r, f, v), prog, args, via, ctx, lineDirectory(w));
       if (data === undefined || !mayRun(data.grammar, args)) {
         w.report(toCommand(prog, args, via, false));
         if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx, args.slice(1));
@@ -149,7 +152,7 @@ export class Runner {
       const file = args[r.operands[0] as number];
       // `node -`, `python3 -`: the program is read from standard input.
       if (file?.value === '-' && !file.dynamic) this.run({ kind: 'stdin_code', language: g.runs.language ?? '' }, prog, via, stdin, ctx);
-      else if (file !== undefined) this.programFile(file, `${prog} ${file.value}`, via);
+      else if (file !== undefined) this.programFile(file, `${prog} ${file.value}`, via, g.runs.language, ctx);
     }
     if (r.self) this.w.report(toCommand(prog, args, via, false));
   }
@@ -330,12 +333,45 @@ export class Runner {
     }
   }
 
-  /** A program file an interpreter runs: unseen when written or named earlier on the line. */
-  programFile(path: ArgWord, label: string, via: readonly string[]): void {
+  /**
+   * A program file an interpreter runs (`python3 x.py`, `node x.js`): unseen when written or
+   * named earlier on the line; else read like its `-c`/`-e` code (its own text only: what it
+   * imports is not followed), unseen when it cannot be read or is past its share of the work.
+   */
+  programFile(path: ArgWord, label: string, via: readonly string[], language?: string, ctx?: Ctx): void {
     if (path.dynamic || path.glob) return;
+    const w = this.w;
     const writers = this.prov.writersOf(path.value);
-    if (writers !== null) this.w.report(unseenCommand(path.value, [...via, label], 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
+    if (writers !== null) {
+      w.report(unseenCommand(path.value, [...via, label], 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
+      return;
+    }
+    const read = w.opts.readScript;
+    if (read === undefined || language === undefined || ctx === undefined || !LANGUAGES.has(language)) return;
+    if (this.scriptsRead >= w.opts.maxScripts) return void w.report(unseenCommand(path.value, [...via, label], 'unreadable'));
+    this.scriptsRead++;
+    const text = this.earlier(read(path.value), path.value, [...via, label]);
+    // Missing: the interpreter fails and runs nothing.
+    if (text === undefined) return;
+    if (text === null || PARSE_COST * text.length >= Math.floor(w.work.left / 2)) return void w.report(unseenCommand(path.value, [...via, label], 'unreadable'));
+    w.work.charge(PARSE_COST * text.length, 'interpreter code to scan', path.start);
+    this.inlineCode(text, false, language, label, via, ctx, path.start);
   }
+
+  /**
+   * A file's text as read; a file an earlier call downloaded or decoded (recorded by the caller)
+   * is also an unseen command with those producers, as on one line (`curl -o x.sh …` then `bash x.sh`).
+   */
+  earlier(r: ScriptRead, file: string, via: readonly string[]): string | null | undefined {
+    if (r === null || r === undefined || typeof r === 'string') return r;
+    if (r.from.length > 0) this.w.report(unseenCommand(file, via, 'runtime', r.from));
+    return r.text;
+  }
+
+  /** Script text a project file holds (`npm run NAME`, `make TARGET`), walked like a script file. */
+  private readonly projectText = (text: ArgWord, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[], file?: string): void => {
+    this.scriptText(text.value, { ...text, value: file ?? label }, [...via, label], false, ctx, positional?.slice(1));
+  };
 
   /**
    * A script file a shell runs (`bash FILE`, `source FILE`, `./x.sh` with
@@ -365,8 +401,8 @@ export class Runner {
       return;
     }
     this.scriptsRead++;
-    const text = read(path.value);
-    if (text === null) {
+    const text = this.earlier(read(path.value), path.value, nestedVia);
+    if (text === null || text === undefined) {
       // Missing, too large, a FIFO or device. Run directly, a missing file runs nothing.
       if (!requireShebang && !rewritten) w.report(unseenCommand(path.value, nestedVia, 'unreadable'));
       return;
@@ -389,7 +425,7 @@ export class Runner {
   }
 
   /** A script file's text, read: walked within its share of the work and the depth bound. */
-  private scriptText(text: string, path: ArgWord, nestedVia: readonly string[], rewritten: boolean, ctx: Ctx, positional?: readonly ArgWord[]): void {
+  scriptText(text: string, path: ArgWord, nestedVia: readonly string[], rewritten: boolean, ctx: Ctx, positional?: readonly ArgWord[]): void {
     const w = this.w;
     // A script may use at most half the work left; past that (or over the size limit) it cannot
     // be analysed, like a script that cannot be read. Each later script gets half of what then

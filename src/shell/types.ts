@@ -75,6 +75,13 @@ export interface ScriptSource {
   how: 'pipe' | 'substitution' | 'file';
 }
 
+/**
+ * What a reader returns for a file a command runs: its text; null when something is there that
+ * cannot be read; undefined when nothing is there; or its text (or null) with the commands that
+ * produced it in an earlier call (a file downloaded or decoded then, recorded by the caller).
+ */
+export type ScriptRead = string | null | undefined | { text: string | null; from: ScriptSource[] };
+
 export interface ShellLimits {
   /** Bytes of command text accepted; more is a parse error (fail closed). */
   maxBytes: number;

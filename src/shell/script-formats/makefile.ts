@@ -1,0 +1,196 @@
+/**
+ * Makefiles (`make TARGET`): a pure reader, text in, shell text out. What a goal runs is the
+ * recipes of the goal and of every prerequisite that has a rule, as shell text. A make variable
+ * or function (`$(CC)`, `${X}`, `$@`, `$(shell …)`) becomes the run-time word `$__make`: in an
+ * argument it is a run-time word, in program position the command is opaque. Both branches of a
+ * conditional count; `include`d files are not read (`includes` says there were some).
+ */
+
+export interface MakeRecipes {
+  /** The recipe lines that run, shell text, in order (each with its target). */
+  lines: Array<{ target: string; text: string }>;
+  /** Goals (and prerequisites) with no rule here. */
+  missing: string[];
+  /** The Makefile includes others (not read). */
+  includes: boolean;
+  /** The goal made when none is named. */
+  defaultGoal: string | null;
+}
+
+interface Rule {
+  prereqs: string[];
+  recipe: string[];
+}
+
+const ASSIGNMENT = /^\s*(?:(?:export|override|private)\s+)*[^\s:#=]+\s*(?:::=|:::=|:=|\?=|\+=|!=|=)/;
+const DIRECTIVE = /^\s*(?:-?include|sinclude|ifeq|ifneq|ifdef|ifndef|else|endif|vpath|export|unexport|undefine)\b/;
+/** Targets followed at most (bounded work on any input). */
+const MAX_TARGETS = 1024;
+
+/** The rules of a Makefile, by target. */
+export function parseMakefile(text: string): { rules: Map<string, Rule>; includes: boolean; defaultGoal: string | null } {
+  const rules = new Map<string, Rule>();
+  let includes = false;
+  let defaultGoal: string | null = null;
+  let explicitDefault: string | null = null;
+  let current: Rule[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let line = (lines[i] as string).replace(/\r$/, '');
+    if (line.startsWith('\t') && current.length > 0) {
+      // A recipe line; a backslash-newline continues it (the next line's leading tab removed).
+      let body = line.slice(1);
+      while (body.endsWith('\\') && i + 1 < lines.length) {
+        i++;
+        body += '\n' + (lines[i] as string).replace(/\r$/, '').replace(/^\t/, '');
+      }
+      for (const r of current) r.recipe.push(body);
+      continue;
+    }
+    while (line.endsWith('\\') && i + 1 < lines.length) {
+      i++;
+      line = line.slice(0, -1) + ' ' + (lines[i] as string).replace(/\r$/, '').trim();
+    }
+    const code = stripComment(line);
+    if (code.trim() === '') continue;
+    if (/^\s*define\b/.test(code)) {
+      while (i + 1 < lines.length && !/^\s*endef\b/.test(lines[i + 1] as string)) i++;
+      i++;
+      current = [];
+      continue;
+    }
+    if (/^\s*(?:-?include|sinclude)\s/.test(code)) includes = true;
+    const goal = /^\s*\.DEFAULT_GOAL\s*:?=\s*(\S+)/.exec(code);
+    if (goal) explicitDefault = goal[1] as string;
+    if (DIRECTIVE.test(code) || (ASSIGNMENT.test(code) && !ruleBeforeAssignment(code))) {
+      current = [];
+      continue;
+    }
+    const colon = ruleColon(code);
+    if (colon < 0) {
+      current = [];
+      continue;
+    }
+    const targets = code.slice(0, colon).trim().split(/\s+/).filter((t) => t !== '');
+    let rest = code.slice(colon + 1).replace(/^:+/, '');
+    // A target-specific variable (`t: X = 1`) is not a rule.
+    if (ASSIGNMENT.test(rest)) {
+      current = [];
+      continue;
+    }
+    // Static pattern rules (`objs: %.o: %.c`): the prerequisites after the second colon.
+    const second = ruleColon(rest);
+    if (second >= 0) rest = rest.slice(second + 1);
+    let inline: string | null = null;
+    const semi = rest.indexOf(';');
+    if (semi >= 0) {
+      inline = rest.slice(semi + 1);
+      rest = rest.slice(0, semi);
+    }
+    const prereqs = rest.replace('|', ' ').trim().split(/\s+/).filter((p) => p !== '');
+    current = [];
+    for (const t of targets) {
+      let r = rules.get(t);
+      if (r === undefined) {
+        r = { prereqs: [], recipe: [] };
+        rules.set(t, r);
+      }
+      r.prereqs.push(...prereqs);
+      if (inline !== null && inline.trim() !== '') r.recipe.push(inline.trim());
+      current.push(r);
+      if (defaultGoal === null && !t.startsWith('.') && !t.includes('%') && !t.includes('$')) defaultGoal = t;
+    }
+  }
+  return { rules, includes, defaultGoal: explicitDefault ?? defaultGoal };
+}
+
+/** What making `goals` runs (none: the default goal). */
+export function makeRecipes(text: string, goals: readonly string[]): MakeRecipes {
+  const { rules, includes, defaultGoal } = parseMakefile(text);
+  const out: MakeRecipes = { lines: [], missing: [], includes, defaultGoal };
+  const start = goals.length > 0 ? goals : defaultGoal === null ? [] : [defaultGoal];
+  const seen = new Set<string>();
+  const visit = (t: string, depth: number): void => {
+    if (seen.has(t) || seen.size >= MAX_TARGETS || depth > 64) return;
+    seen.add(t);
+    const r = rules.get(t);
+    if (r === undefined) {
+      if (depth === 0) out.missing.push(t);
+      return;
+    }
+    for (const p of r.prereqs) visit(p, depth + 1);
+    for (const line of r.recipe) out.lines.push({ target: t, text: recipeShell(line) });
+  };
+  for (const g of start) visit(g, 0);
+  return out;
+}
+
+/**
+ * One recipe line as the shell sees it: its `@`/`-`/`+` prefixes removed, `$$` a `$`, and each
+ * make variable or function the run-time word `$__make`.
+ */
+export function recipeShell(line: string): string {
+  const text = line.replace(/^[\s@+-]+/, '');
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c !== '$') {
+      out += c;
+      continue;
+    }
+    const n = text[i + 1];
+    if (n === '$') {
+      out += '$';
+      i++;
+    } else if (n === '(' || n === '{') {
+      i = closing(text, i + 1);
+      out += '${__make}';
+    } else if (n !== undefined) {
+      out += '${__make}';
+      i++;
+    } else out += '$';
+  }
+  return out;
+}
+
+/** The index of the bracket closing the one at `open` (balanced), or the end. */
+function closing(text: string, open: number): number {
+  const o = text[open] as string;
+  const c = o === '(' ? ')' : '}';
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === o) depth++;
+    else if (text[i] === c && --depth === 0) return i;
+  }
+  return text.length - 1;
+}
+
+function stripComment(line: string): string {
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === '\\') i++;
+    else if (line[i] === '#') return line.slice(0, i);
+  }
+  return line;
+}
+
+/** The rule's colon (not inside `$(…)`, not part of `:=`), or -1. */
+function ruleColon(code: string): number {
+  let depth = 0;
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i];
+    if (c === '(' || c === '{') depth++;
+    else if (c === ')' || c === '}') depth--;
+    else if (c === ':' && depth === 0 && code[i + 1] !== '=') {
+      // `a:b` in a Windows path is not expected here; `::` is a double-colon rule.
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** `t: X = 1` (a rule's colon comes before the `=`): a target-specific variable, handled above. */
+function ruleBeforeAssignment(code: string): boolean {
+  const colon = ruleColon(code);
+  const eq = code.indexOf('=');
+  return colon >= 0 && (eq < 0 || colon < eq) && code[colon + 1] !== '=' && !/^[^:]*::?=/.test(code);
+}
