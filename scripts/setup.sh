@@ -132,7 +132,7 @@ bk_resolve_paths() {
 
 # generated: harnesses (node scripts/gen-docs.mjs; do not edit)
 # Every harness setup.sh can wire, in the order it wires them (src/harnesses/index.ts).
-BK_HARNESSES=(cursor claude-code codex gemini-cli copilot-cli factory-droid qwen-code opencode)
+BK_HARNESSES=(cursor claude-code codex gemini-cli copilot-cli factory-droid qwen-code opencode kilo-code)
 
 # bk_harness_spec NAME: the harness's record (src/harnesses/NAME.ts), for harnessHomeDir and
 # harnessConfigFile(…, "user", …): BK_HS_PATH (its folder below the home directory), BK_HS_VAR,
@@ -177,6 +177,11 @@ bk_harness_spec() {
       ;;
     opencode)
       BK_HS_PATH=(.config opencode)
+      BK_HS_VAR=XDG_CONFIG_HOME BK_HS_IS=parent BK_HS_ABS=1
+      BK_HS_USER=(plugins buckler.js)
+      ;;
+    kilo-code)
+      BK_HS_PATH=(.config kilo)
       BK_HS_VAR=XDG_CONFIG_HOME BK_HS_IS=parent BK_HS_ABS=1
       BK_HS_USER=(plugins buckler.js)
       ;;

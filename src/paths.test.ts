@@ -72,6 +72,9 @@ describe('harness locations', () => {
     ['opencode', 'project', {}, '/p/.opencode/plugins/buckler.js'],
     ['opencode', 'user', { XDG_CONFIG_HOME: '/x' }, '/x/opencode/plugins/buckler.js'],
     ['opencode', 'user', { XDG_CONFIG_HOME: 'relative' }, `${H}/.config/opencode/plugins/buckler.js`],
+    ['kilo-code', 'user', {}, `${H}/.config/kilo/plugins/buckler.js`],
+    ['kilo-code', 'project', {}, '/p/.kilo/plugins/buckler.js'],
+    ['kilo-code', 'user', { XDG_CONFIG_HOME: '/x' }, '/x/kilo/plugins/buckler.js'],
   ] as const)('%s %s %j → %s', (harness, scope, env, want) => {
     expect(harnessConfigFile(harness, scope, ctx(env))).toBe(want);
   });
@@ -139,6 +142,7 @@ describe('helpers', () => {
     ['codex', 'darwin', {}, null],
     ['copilot-cli', 'linux', {}, null],
     ['opencode', 'linux', { BUCKLER_MANAGED_ROOT: '/m' }, '/m/etc/opencode/opencode.json'],
+    ['kilo-code', 'linux', { BUCKLER_MANAGED_ROOT: '/m' }, '/m/etc/kilo/kilo.json'],
     ['factory-droid', 'linux', { BUCKLER_MANAGED_ROOT: 'relative' }, '/etc/factory/settings.json'],
   ] as const)('harnessSystemFile(%s) on %s with %j', (harness, platform, env, want) => {
     expect(harnessSystemFile(harness, { env, platform })).toBe(want);

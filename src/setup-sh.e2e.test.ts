@@ -43,7 +43,7 @@ let snapshot: Map<string, string>;
 /** Every file under the harness directories, with its bytes (base64). */
 function harnessTree(): Map<string, string> {
   const out = new Map<string, string>();
-  for (const top of ['.cursor', '.claude', '.codex', '.gemini', '.copilot', '.factory', '.qwen', '.config/opencode']) {
+  for (const top of ['.cursor', '.claude', '.codex', '.gemini', '.copilot', '.factory', '.qwen', '.config/opencode', '.config/kilo']) {
     const walk = (dir: string): void => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, e.name);
@@ -82,6 +82,7 @@ beforeAll(() => {
   fs.mkdirSync(path.join(home, '.qwen'));
   fs.mkdirSync(path.join(home, '.config', 'opencode'), { recursive: true });
   fs.writeFileSync(path.join(home, '.config', 'opencode', 'opencode.json'), '{"model": "anthropic/claude-sonnet-4"}\n');
+  fs.mkdirSync(path.join(home, '.config', 'kilo'), { recursive: true });
   fs.writeFileSync(path.join(home, '.qwen', 'settings.json'), '{"model": {"name": "qwen3-coder"}}\n');
   fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), '{\n  "theme": "dark"\n}\n');
   fs.writeFileSync(path.join(home, '.copilot', 'settings.json'), '{"model": "gpt-5", "hooks": {"sessionStart": [{"type": "command", "bash": "./hi.sh"}]}}\n');
@@ -144,7 +145,7 @@ describe('scripts/setup.sh', () => {
     const status = buckler('hooks', 'status', '--harness', 'all');
     expect(status.stdout).toMatch(/cursor: .* — wired/);
     expect(status.stdout).toMatch(/claude-code: .* — wired/);
-    for (const h of ['codex', 'gemini-cli', 'copilot-cli', 'factory-droid', 'qwen-code', 'opencode']) expect(status.stdout).toMatch(new RegExp(`${h}: .* — wired`));
+    for (const h of ['codex', 'gemini-cli', 'copilot-cli', 'factory-droid', 'qwen-code', 'opencode', 'kilo-code']) expect(status.stdout).toMatch(new RegExp(`${h}: .* — wired`));
     // Copilot CLI's native payload names no event: the installed command passes it.
     const copilot = JSON.parse(fs.readFileSync(path.join(home, '.copilot', 'settings.json'), 'utf8')) as {
       hooks: { preToolUse: { bash: string }[] };

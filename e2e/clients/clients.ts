@@ -32,6 +32,9 @@ export const CLIENTS = {
   // Its bin is a copy of the platform binary (`opencode-linux-x64`, an optional dependency) that
   // the package's postinstall script puts in place.
   opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
+  // Kilo Code CLI: the wrapper `@kilocode/cli@7.8.1` has no linux-x64 build of its version on
+  // the registry; 7.7.9 is the newest native build, and its package declares no `bin`.
+  'kilo-code': { pkg: '@kilocode/cli-linux-x64', version: '7.7.9', bin: 'kilo', binPath: '@kilocode/cli-linux-x64/bin/kilo' },
 } satisfies Record<string, Client>;
 
 export type ClientName = keyof typeof CLIENTS;

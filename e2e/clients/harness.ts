@@ -26,6 +26,8 @@ export interface HarnessRun {
   hooksFile(sb: Sandbox): string;
   argv(bin: string): [string, string[]];
   env(sb: Sandbox, modelUrl: string): Record<string, string>;
+  /** The wall-clock bound of one client run (default: suite.ts). */
+  timeoutMs?: number;
   /** Scenarios this harness cannot run, with the reason. */
   unsupported?: Record<string, string>;
 }
@@ -236,6 +238,55 @@ export const OPENCODE: HarnessRun = {
   hooksFile: (sb) => path.join(sb.home, '.config', 'opencode', 'plugins', 'buckler.js'),
   argv: (bin) => [bin, ['run', '-m', 'fake/fake-model', PROMPT]],
   env: () => ({ OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_SHARE: '1' }),
+};
+
+/**
+ * Kilo Code CLI 7.7.9, an OpenCode fork: `buckler hooks merge --harness kilo-code` writes the
+ * same plugin into `~/.config/kilo/plugins/`. The person's settings: a custom OpenAI-compatible
+ * provider in `~/.config/kilo/kilo.json`. `kilo run --auto` is its most permissive headless
+ * mode (it approves every ask Kilo itself would raise), so the decision is the plugin's alone.
+ */
+export const KILO_CODE: HarnessRun = {
+  client: 'kilo-code',
+  harness: 'kilo-code',
+  dialect: openaiChat,
+  shell: (command) => ({ name: 'bash', input: { command, description: 'scripted' } }),
+  read: (filePath) => ({ name: 'read', input: { filePath } }),
+  write: (filePath, content) => ({ name: 'write', input: { filePath, content } }),
+  prepare(sb, url) {
+    const dir = path.join(sb.home, '.config', 'kilo');
+    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+    const provider = {
+      npm: '@ai-sdk/openai-compatible',
+      name: 'Fake',
+      options: { baseURL: `${url}/v1`, apiKey: 'fake' },
+      models: { 'fake-model': { name: 'Fake', tool_call: true } },
+    };
+    const config = { autoupdate: false, share: 'disabled', model: 'fake/fake-model', provider: { fake: provider } };
+    fs.writeFileSync(path.join(dir, 'kilo.json'), `${JSON.stringify(config, null, 2)}\n`);
+    // As OpenCode: at start Kilo runs `npm install @kilocode/plugin` in each config folder whose
+    // node_modules or lock file lacks it; said to be present, it is skipped (Buckler's plugin
+    // imports nothing but node:child_process).
+    const dep = { '@kilocode/plugin': '7.7.9' };
+    fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ dependencies: dep })}\n`);
+    fs.writeFileSync(path.join(dir, 'package-lock.json'), `${JSON.stringify({ packages: { '': { dependencies: dep } } })}\n`);
+  },
+  hooksFile: (sb) => path.join(sb.home, '.config', 'kilo', 'plugins', 'buckler.js'),
+  // Its Bun binary took minutes to reach the model on a loaded 2-core machine.
+  timeoutMs: 900_000,
+  argv: (bin) => [bin, ['run', '--auto', '-m', 'fake/fake-model', PROMPT]],
+  // No traffic but the model's: no updater, model list, LSP download, sharing, telemetry,
+  // codebase indexing or session upload (each otherwise tries the network and waits).
+  env: () => ({
+    KILO_DISABLE_AUTOUPDATE: '1',
+    KILO_DISABLE_MODELS_FETCH: '1',
+    KILO_DISABLE_LSP_DOWNLOAD: '1',
+    KILO_DISABLE_SHARE: '1',
+    KILO_TELEMETRY_LEVEL: 'off',
+    KILO_DISABLE_CODEBASE_INDEXING: '1',
+    KILO_DISABLE_SESSION_INGEST: '1',
+    KILO_DISABLE_PRESENCE: '1',
+  }),
 };
 
 export { ensureClient };

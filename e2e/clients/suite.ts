@@ -18,22 +18,25 @@ import { GIT_STEPS, prepareGit, pushedShas } from './scenarios.ts';
 
 const STEPS: Step[] = [...GIT_STEPS, ...PROTECTION];
 const RUN_MS = 300_000;
+const CONTROL_MS = 120_000;
 
 export function clientSuite(h: HarnessRun, title: string): void {
+  const runMs = h.timeoutMs ?? RUN_MS;
+  const controlMs = h.timeoutMs ?? CONTROL_MS;
   let bin = '';
   beforeAll(() => {
     bin = ensureClient(h.client);
   });
 
   describe(`${title} (real client): control without Buckler`, () => {
-    it('the scripted force push rewrites the remote', async () => {
+    it('the scripted force push rewrites the remote', { timeout: controlMs + 60_000 }, async () => {
       const sb = makeSandbox();
       const model = await startFakeModel(h.dialect, [h.shell('git push --force origin rewrite:main')]);
       try {
         h.prepare(sb, model.url);
         const rewritten = prepareGit(sb);
         const [file, args] = h.argv(bin);
-        const r = await run(file, args, { cwd: sb.project, env: { ...sb.env, ...h.env(sb, model.url) }, timeoutMs: 120_000 });
+        const r = await run(file, args, { cwd: sb.project, env: { ...sb.env, ...h.env(sb, model.url) }, timeoutMs: controlMs });
         expect(r.timedOut, `timed out:\n${r.stdout}\n${r.stderr}`).toBe(false);
         expect(model.toolResults(), r.stdout + r.stderr).toHaveLength(1);
         expect(pushedShas(sb)).toContain(rewritten);
@@ -74,7 +77,7 @@ export function clientSuite(h: HarnessRun, title: string): void {
         const countBefore = sb.commitCount();
         const env = { ...sb.env, ...h.env(sb, model.url), DIR: path.join(sb.dir, 'victim') };
         const [file, args] = h.argv(bin);
-        const r = await run(file, args, { cwd: sb.project, env, timeoutMs: RUN_MS });
+        const r = await run(file, args, { cwd: sb.project, env, timeoutMs: runMs });
         if (r.timedOut) failure = `timed out:\n${r.stdout}\n${r.stderr}`;
         const results = model.toolResults();
         // Every scripted call was made and its result reached the model.
@@ -85,7 +88,7 @@ export function clientSuite(h: HarnessRun, title: string): void {
         await model.close();
         await scripts.close();
       }
-    }, RUN_MS + 60_000);
+    }, runMs + 60_000);
     afterAll(() => sb?.cleanup());
 
     let index = 0;

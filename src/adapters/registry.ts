@@ -9,6 +9,7 @@ import { copilotCliAdapter } from './copilot-cli/index.ts';
 import { cursorAdapter } from './cursor/index.ts';
 import { factoryDroidAdapter } from './factory-droid/index.ts';
 import { geminiCliAdapter } from './gemini-cli/index.ts';
+import { kiloCodeAdapter } from './kilo-code/index.ts';
 import { opencodeAdapter } from './opencode/index.ts';
 import { eventNameFromText } from './payload.ts';
 import { qwenCodeAdapter } from './qwen-code/index.ts';
@@ -22,6 +23,7 @@ export const ADAPTERS: Readonly<Record<string, Adapter>> = {
   'factory-droid': factoryDroidAdapter,
   'qwen-code': qwenCodeAdapter,
   opencode: opencodeAdapter,
+  'kilo-code': kiloCodeAdapter,
 };
 
 /** Driver name used when neither `--driver` nor `BUCKLER_DRIVER` names one. */

@@ -291,3 +291,32 @@ describe('buckler doctor for opencode', () => {
     expect(doctor().problems.join('\n')).toMatch(/version 1\.17\.0 is older than 1\.18\.33/);
   });
 });
+
+describe('buckler doctor for kilo-code', () => {
+  const plugin = (): string => path.join(home(), '.config', 'kilo', 'plugins', 'buckler.js');
+  beforeEach(() => {
+    fs.rmSync(path.join(home(), '.claude'), { recursive: true });
+    fs.mkdirSync(path.join(home(), '.config', 'kilo'), { recursive: true });
+    fs.writeFileSync(path.join(t, 'bin', 'kilo'), '#!/bin/sh\necho "7.7.9"\n', { mode: 0o755 });
+  });
+
+  it('wired: its version, and a live self-test of the command the plugin runs, with its event', () => {
+    expect(buckler(['hooks', 'merge', '--harness', 'kilo-code']).status).toBe(0);
+    expect(fs.readFileSync(plugin(), 'utf8')).toContain('--driver kilo-code');
+    const d = doctor();
+    expect(d.problems).toEqual([]);
+    const h = d.report.harnesses.find((x) => x.harness === 'kilo-code');
+    expect(h?.version).toBe('7.7.9');
+    expect(h?.findings.map((f) => f.text).join('\n')).toMatch(/self-test .*--driver kilo-code.* denies as it should/);
+  });
+
+  it('reports a missing plugin and KILO_PURE; OpenCode\'s plugin does not count for Kilo', () => {
+    fs.mkdirSync(path.join(home(), '.config', 'opencode'), { recursive: true });
+    expect(buckler(['hooks', 'merge', '--harness', 'opencode']).status).toBe(0);
+    expect(doctor().problems).toContain('Buckler is not wired (run `buckler hooks merge --harness kilo-code`)');
+    expect(buckler(['hooks', 'merge', '--harness', 'kilo-code']).status).toBe(0);
+    const d = doctor({ KILO_PURE: '1' });
+    expect(d.status).toBe(1);
+    expect(d.problems).toEqual([`KILO_PURE=1 is set in this environment: Kilo Code loads no external plugin, Buckler's included (as with \`kilo run --pure\`)`]);
+  });
+});

@@ -509,7 +509,7 @@ describe('buckler hooks --harness all', () => {
 describe('usage errors exit 2', () => {
   it.each([
     [['merge', '--scope', 'local'], '--scope local: cursor has only user, project'],
-    [['merge', '--harness', 'vim'], '--harness vim: expected cursor, claude-code, codex, gemini-cli, copilot-cli, factory-droid, qwen-code, opencode or all'],
+    [['merge', '--harness', 'vim'], '--harness vim: expected cursor, claude-code, codex, gemini-cli, copilot-cli, factory-droid, qwen-code, opencode, kilo-code or all'],
     [['merge', '--frobnicate'], "unknown option '--frobnicate'"],
     [[], 'say merge, strip or status'],
     [['merge', '--command'], '--command needs a value'],

@@ -31,7 +31,7 @@ describe('harness records', () => {
   });
 
   it('lists the names for help texts', () => {
-    expect(harnessNameList()).toBe('cursor, claude-code, codex, gemini-cli, copilot-cli, factory-droid, qwen-code or opencode');
+    expect(harnessNameList()).toBe('cursor, claude-code, codex, gemini-cli, copilot-cli, factory-droid, qwen-code, opencode or kilo-code');
   });
 });
 
@@ -46,7 +46,7 @@ describe('generated blocks', () => {
     const stale = 'NAME is <!-- generated: harness-names -->`cursor` or `codex`<!-- end --> here';
     const fresh = rewriteBlocks(stale, MARKDOWN_BLOCKS, MARKDOWN);
     expect(fresh).not.toBe(stale);
-    expect(fresh).toBe(`NAME is <!-- generated: harness-names -->${HARNESS_LIST.map((n) => `\`${n}\``).slice(0, -1).join(', ')} or \`opencode\`<!-- end --> here`);
+    expect(fresh).toBe(`NAME is <!-- generated: harness-names -->${HARNESS_LIST.map((n) => `\`${n}\``).slice(0, -1).join(', ')} or \`kilo-code\`<!-- end --> here`);
     expect(rewriteBlocks(fresh, MARKDOWN_BLOCKS, MARKDOWN)).toBe(fresh);
     expect(() => rewriteBlocks('<!-- generated: nope -->x<!-- end -->', MARKDOWN_BLOCKS, MARKDOWN)).toThrow(/unknown generated block 'nope'/);
     expect(() => rewriteBlocks('<!-- generated: harness-names -->x', MARKDOWN_BLOCKS, MARKDOWN)).toThrow(/not closed/);

@@ -11,6 +11,7 @@ import { copilotCli } from './copilot-cli.ts';
 import { cursor } from './cursor.ts';
 import { factoryDroid } from './factory-droid.ts';
 import { geminiCli } from './gemini-cli.ts';
+import { kiloCode } from './kilo-code.ts';
 import { opencode } from './opencode.ts';
 import { qwenCode } from './qwen-code.ts';
 import type { HarnessRecord, Scope } from './record.ts';
@@ -27,6 +28,7 @@ export const HARNESSES = {
   'factory-droid': factoryDroid,
   'qwen-code': qwenCode,
   opencode,
+  'kilo-code': kiloCode,
 } as const satisfies Record<string, HarnessRecord>;
 
 export type HarnessName = keyof typeof HARNESSES;

@@ -87,6 +87,7 @@ const configs: Record<InstallableHarness, fc.Arbitrary<JsonObject>> = {
   'qwen-code': groupConfigs(['run_shell_command', '^Bash$', 'write_file|edit', '.*', '']),
   // OpenCode: Buckler's own plugin file, which holds nothing else (no file: `{}`).
   opencode: fc.constant({}),
+  'kilo-code': fc.constant({}),
 };
 
 const own = (entry: unknown): boolean =>

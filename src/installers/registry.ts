@@ -6,6 +6,7 @@ import { copilotCliInstaller } from './copilot-cli/installer.ts';
 import { cursorInstaller } from './cursor/installer.ts';
 import { factoryDroidInstaller } from './factory-droid/installer.ts';
 import { geminiCliInstaller } from './gemini-cli/installer.ts';
+import { kiloCodeInstaller } from './kilo-code/installer.ts';
 import { opencodeInstaller } from './opencode/installer.ts';
 import type { HarnessInstaller } from './installer.ts';
 import { qwenCodeInstaller } from './qwen-code/installer.ts';
@@ -19,6 +20,7 @@ export const INSTALLERS: Readonly<Record<InstallableHarness, HarnessInstaller>> 
   'factory-droid': factoryDroidInstaller,
   'qwen-code': qwenCodeInstaller,
   opencode: opencodeInstaller,
+  'kilo-code': kiloCodeInstaller,
 };
 
 export function installerFor(name: string): HarnessInstaller | undefined {

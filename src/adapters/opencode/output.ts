@@ -17,23 +17,26 @@ export function opencodeIsBeforeAction(raw: unknown): boolean {
   return eventNameOf(raw, 'hook_event_name') !== 'tool.execute.after';
 }
 
-function reply(output: PolicyOutput, before: boolean): Record<string, unknown> | null {
+function reply(output: PolicyOutput, before: boolean, title: string): Record<string, unknown> | null {
   if (!before) {
     const text = contextText(output);
     return text === null ? null : { context: text };
   }
   if (output.decision === 'deny') return { decision: 'deny', reason: agentMessage(output) };
   if (output.decision === 'ask') {
-    const { person, agent } = askAsDeny(output, 'OpenCode');
+    const { person, agent } = askAsDeny(output, title);
     // One channel reaches both the model and the person: the thrown error.
     return { decision: 'deny', reason: `${agent}\n\nFor the person: ${person}` };
   }
   return output.decision === 'nudge' && output.additional_context ? { context: output.additional_context } : null;
 }
 
-export function adaptOpencodeOutput(output: PolicyOutput, raw: unknown): NativeReply {
-  return { stdout: reply(output, opencodeIsBeforeAction(raw)), exitCode: 0 };
+/** The reply for a harness that runs Buckler's plugin (OpenCode, Kilo Code), named `title` in an ask turned deny. */
+export function pluginOutput(title: string): (output: PolicyOutput, raw: unknown) => NativeReply {
+  return (output, raw) => ({ stdout: reply(output, opencodeIsBeforeAction(raw), title), exitCode: 0 });
 }
+
+export const adaptOpencodeOutput: (output: PolicyOutput, raw: unknown) => NativeReply = pluginOutput('OpenCode');
 
 /**
  * The plugin's reading of a reply: `decision: "deny"` refuses the call. The plugin also refuses

@@ -12,7 +12,7 @@ import { HARNESS_SCOPES } from '../../paths.ts';
 import type { Change, Edit, FoundHook, HarnessInstaller, WantedHook } from '../installer.ts';
 import type { JsonObject } from '../json-text.ts';
 import { readOwnCommand } from '../own-command.ts';
-import { AFTER_TIMEOUT_MS, BEFORE_TIMEOUT_MS, parsePlugin, renderPlugin, type PluginHooks } from './plugin.ts';
+import { AFTER_TIMEOUT_MS, BEFORE_TIMEOUT_MS, pluginCodec, type PluginHarness, type PluginHooks } from './plugin.ts';
 
 const OPENCODE_HOOKS: readonly WantedHook[] = [
   { event: 'tool.execute.before', timeout: BEFORE_TIMEOUT_MS / 1000, blockOnFailure: true },
@@ -50,22 +50,33 @@ function find(value: JsonObject): FoundHook[] {
   return OPENCODE_HOOKS.map((h) => ({ event: h.event, command, files, asWanted: hooksOf(value).current === true }));
 }
 
-export const opencodeInstaller: HarnessInstaller = {
-  name: 'opencode',
-  scopes: HARNESS_SCOPES.opencode,
-  hooks: OPENCODE_HOOKS,
-  cli: { bin: 'opencode', versionArgs: ['--version'] },
-  // OpenCode has no setting that turns plugins off; `--pure` (a flag) and OPENCODE_PURE do.
-  offSwitches: [],
-  offEnv: [{ name: 'OPENCODE_PURE', effect: 'OpenCode loads no external plugin, Buckler\'s included (as with `opencode --pure`)' }],
-  codec: { parse: parsePlugin, render: renderPlugin },
-  emptyConfig: () => ({}),
-  problem: (value) =>
-    typeof value === 'object' && value !== null && !Array.isArray(value) && (value as JsonObject).hooks !== null && typeof ((value as JsonObject).hooks ?? {}) === 'object'
-      ? null
-      : 'is not a plugin file Buckler wrote',
-  warnings: () => [],
-  wire,
-  unwire,
-  find,
-};
+/** The installer of a harness that runs Buckler's plugin file (OpenCode and its fork Kilo Code). */
+export function pluginInstaller(
+  name: PluginHarness,
+  bin: string,
+  offEnv: NonNullable<HarnessInstaller['offEnv']>,
+): HarnessInstaller {
+  return {
+    name,
+    scopes: HARNESS_SCOPES[name],
+    hooks: OPENCODE_HOOKS,
+    cli: { bin, versionArgs: ['--version'] },
+    // No setting turns plugins off; a flag (`--pure`) and its variable do.
+    offSwitches: [],
+    offEnv,
+    codec: pluginCodec(name),
+    emptyConfig: () => ({}),
+    problem: (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value) && (value as JsonObject).hooks !== null && typeof ((value as JsonObject).hooks ?? {}) === 'object'
+        ? null
+        : 'is not a plugin file Buckler wrote',
+    warnings: () => [],
+    wire,
+    unwire,
+    find,
+  };
+}
+
+export const opencodeInstaller: HarnessInstaller = pluginInstaller('opencode', 'opencode', [
+  { name: 'OPENCODE_PURE', effect: 'OpenCode loads no external plugin, Buckler\'s included (as with `opencode --pure`)' },
+]);

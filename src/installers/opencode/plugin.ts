@@ -36,9 +36,12 @@ function js(value: unknown): string {
   return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
-function body(command: string): string {
+/** The harnesses that run this plugin: OpenCode, and Kilo Code (an OpenCode fork). */
+export type PluginHarness = 'opencode' | 'kilo-code';
+
+function body(command: string, harness: PluginHarness): string {
   return `${PLUGIN_HEADER}
-// Written by \`buckler hooks merge --harness opencode\`; \`buckler hooks strip --harness opencode\`
+// Written by \`buckler hooks merge --harness ${harness}\`; \`buckler hooks strip --harness ${harness}\`
 // removes it. Buckler rewrites this file whole: keep your own plugins in other files.
 ${MARKER}${js({ command })}
 import { spawn } from "node:child_process";
@@ -145,10 +148,10 @@ export const BucklerPlugin = async ({ directory, worktree }) => {
 }
 
 /** The plugin file's bytes for `value` (a value without a command is never rendered: strip deletes the file). */
-export function renderPlugin(value: JsonObject): Buffer {
+function render(value: JsonObject, harness: PluginHarness): Buffer {
   const command = (value.hooks as PluginHooks | undefined)?.command;
   if (typeof command !== 'string') throw new Error('renderPlugin: no command');
-  return Buffer.from(body(command), 'utf8');
+  return Buffer.from(body(command, harness), 'utf8');
 }
 
 /**
@@ -156,13 +159,13 @@ export function renderPlugin(value: JsonObject): Buffer {
  * first line is PLUGIN_HEADER and its marker line holds the command), else InstallerError
  * 'malformed': the file is the person's and is left alone.
  */
-export function parsePlugin(file: string, bytes: Buffer): JsonObject {
+function parse(file: string, bytes: Buffer, harness: PluginHarness): JsonObject {
   const text = bytes.toString('utf8');
   const foreign = (): InstallerError =>
     new InstallerError(
       'malformed',
       file,
-      "is not a plugin file Buckler wrote; left unchanged (Buckler writes its OpenCode plugin only to this path: move this file to another name in the same folder and run the command again)",
+      "is not a plugin file Buckler wrote; left unchanged (Buckler writes its plugin only to this path: move this file to another name in the same folder and run the command again)",
     );
   if (!text.startsWith(`${PLUGIN_HEADER}\n`)) throw foreign();
   const line = text.split('\n').find((l) => l.startsWith(MARKER));
@@ -174,5 +177,14 @@ export function parsePlugin(file: string, bytes: Buffer): JsonObject {
     throw foreign();
   }
   if (typeof command !== 'string' || command === '') throw foreign();
-  return { hooks: { command, current: text === body(command) } };
+  return { hooks: { command, current: text === body(command, harness) } };
 }
+
+/** The plugin file's codec for one harness (the file names the harness in its comment). */
+export function pluginCodec(harness: PluginHarness): { parse(file: string, bytes: Buffer): JsonObject; render(value: JsonObject): Buffer } {
+  return { parse: (file, bytes) => parse(file, bytes, harness), render: (value) => render(value, harness) };
+}
+
+/** OpenCode's. */
+export const renderPlugin = (value: JsonObject): Buffer => render(value, 'opencode');
+export const parsePlugin = (file: string, bytes: Buffer): JsonObject => parse(file, bytes, 'opencode');
