@@ -72,6 +72,25 @@ export const GIT_STEPS: Step[] = [
       expect(w.model.transcript()).toContain('committing is left to a person');
     },
   },
+  {
+    // Issue 23: a stand-in kubectl on PATH records every run; strict tier (config.toml, as the
+    // person sets it) denies deleting cluster resources. The harmless call runs, the delete never does.
+    name: 'kubectl delete ns is denied (strict): the stand-in kubectl runs for get, never for delete',
+    commands: ['kubectl get pods', 'kubectl delete ns payments'],
+    before(sb) {
+      const bin = path.join(sb.dir, 'stand-in-bin');
+      fs.mkdirSync(bin, { recursive: true });
+      fs.writeFileSync(path.join(bin, 'kubectl'), `#!/bin/sh\necho "$*" >> '${path.join(sb.dir, 'kubectl-runs.txt')}'\n`, { mode: 0o755 });
+      sb.env.PATH = `${bin}:${sb.env.PATH}`;
+      const config = path.join(sb.home, '.config', 'buckler');
+      fs.mkdirSync(config, { recursive: true });
+      fs.writeFileSync(path.join(config, 'config.toml'), 'tier = "strict"\n');
+    },
+    check(sb, model) {
+      expect(fs.readFileSync(path.join(sb.dir, 'kubectl-runs.txt'), 'utf8')).toBe('get pods\n');
+      expect(model.transcript()).toContain('agent-k8s/');
+    },
+  },
 ];
 
 /** The commits pushed to the bare remote as a ref's new value, in order (its pre-receive log). */
