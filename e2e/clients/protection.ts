@@ -18,7 +18,7 @@ import { expect } from 'vitest';
 import type { FakeModel, ToolCall } from './fake-model.ts';
 import type { HarnessRun } from './harness.ts';
 import type { Sandbox } from './sandbox.ts';
-import { pushedShas } from './scenarios.ts';
+import { pushedShas, standInBin } from './scenarios.ts';
 
 /** A secret that must never reach the model; nothing else in the run contains it. */
 export const KEY_TEXT = 'BUCKLER-FAKE-KEY-6f1c9e2a7b';
@@ -170,6 +170,8 @@ export function prepareWorld(sb: Sandbox): void {
   fs.mkdirSync(path.join(sb.dir, 'victim'));
   fs.writeFileSync(path.join(sb.dir, 'victim', 'marker'), 'victim\n');
   fs.writeFileSync(path.join(sb.project, 'public.txt'), `${PUBLIC_TEXT}\n`);
+  fs.mkdirSync(standInBin(sb));
+  fs.writeFileSync(path.join(standInBin(sb), 'kubectl'), `#!/bin/sh\necho "$*" >> '${path.join(sb.dir, 'kubectl-runs.txt')}'\n`, { mode: 0o755 });
 }
 
 /** A loopback server whose `x.sh` writes a marker into the sandbox when a shell runs it. */

@@ -73,25 +73,30 @@ export const GIT_STEPS: Step[] = [
     },
   },
   {
-    // Issue 23: a stand-in kubectl on PATH records every run; strict tier (config.toml, as the
-    // person sets it) denies deleting cluster resources. The harmless call runs, the delete never does.
-    name: 'kubectl delete ns is denied (strict): the stand-in kubectl runs for get, never for delete',
-    commands: ['kubectl get pods', 'kubectl delete ns payments'],
-    before(sb) {
-      const bin = path.join(sb.dir, 'stand-in-bin');
-      fs.mkdirSync(bin, { recursive: true });
-      fs.writeFileSync(path.join(bin, 'kubectl'), `#!/bin/sh\necho "$*" >> '${path.join(sb.dir, 'kubectl-runs.txt')}'\n`, { mode: 0o755 });
-      sb.env.PATH = `${bin}:${sb.env.PATH}`;
-      const config = path.join(sb.home, '.config', 'buckler');
-      fs.mkdirSync(config, { recursive: true });
-      fs.writeFileSync(path.join(config, 'config.toml'), 'tier = "strict"\n');
+    // A stand-in kubectl (prepareWorld) records every run; the line puts it first on PATH.
+    name: 'a harmless kubectl get runs (the stand-in kubectl records it)',
+    call: (h, sb) => h.shell(`PATH=${standInBin(sb)}:$PATH kubectl get pods`),
+    check(w) {
+      expect(kubectlRuns(w.sb)).toContain('get pods');
     },
-    check(sb, model) {
-      expect(fs.readFileSync(path.join(sb.dir, 'kubectl-runs.txt'), 'utf8')).toBe('get pods\n');
-      expect(model.transcript()).toContain('agent-k8s/');
+  },
+  {
+    name: 'kubectl delete ns is blocked (ask, which no person can answer here): the stand-in never runs it',
+    call: (h, sb) => h.shell(`PATH=${standInBin(sb)}:$PATH kubectl delete ns payments`),
+    check(w) {
+      expect(kubectlRuns(w.sb)).not.toContain('delete');
     },
   },
 ];
+
+/** Where prepareWorld puts the stand-in programs (they log their arguments, nothing else). */
+export const standInBin = (sb: Sandbox): string => path.join(sb.dir, 'stand-in-bin');
+
+/** Every argument list the stand-in kubectl was run with, one per line. */
+export function kubectlRuns(sb: Sandbox): string {
+  const log = path.join(sb.dir, 'kubectl-runs.txt');
+  return fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
+}
 
 /** The commits pushed to the bare remote as a ref's new value, in order (its pre-receive log). */
 export function pushedShas(sb: Sandbox): string[] {
