@@ -37,6 +37,28 @@ export function readOnlyMatchers(): string[] {
   return out;
 }
 
+/**
+ * A program known only at run time (`$B trust`, `$(command -v buckler) allow -- …`) whose first
+ * words are a state-changing command of the table, one matcher a line; what the same command
+ * only reads with an option (`trust --status`) is left out.
+ */
+export function runtimeMatchers(): string[] {
+  const out: string[] = [];
+  for (const c of table) {
+    if (c.effect === 'changes-state') {
+      const selecting = c.options.filter((o) => o.selects === 'reads-only').map((o) => o.name);
+      const none = changing(c.options);
+      const not = selecting.length > 0 ? `, not: [{ opaque: true, subcommand: ${c.name}, flags_any: ${flags(selecting)}${none.length > 0 ? `, flags_none: ${flags(none)}` : ''} }]` : '';
+      out.push(`- { opaque: true, subcommand: ${c.name}${not} }`);
+    } else if (c.effect === 'reads-only') {
+      const none = changing(c.options);
+      if (none.length > 0) out.push(`- { opaque: true, subcommand: ${c.name}, flags_any: ${flags(none)} }`);
+    }
+    for (const s of c.subcommands ?? []) if (s.effect === 'changes-state') out.push(`- { opaque: true, subcommand: ${c.name} ${s.name} }`);
+  }
+  return out;
+}
+
 /** What the agent is told it may run, from the same table. */
 export function agentMayRun(): string {
   const words: string[] = [];
@@ -88,6 +110,7 @@ function docsEffects(): string[] {
 export const GENERATORS: Record<string, () => string[]> = {
   'agent-tamper-readonly': readOnlyMatchers,
   'agent-tamper-message': agentMessage,
+  'agent-tamper-runtime': runtimeMatchers,
   'cli-commands': docsCommands,
   'cli-effects': docsEffects,
 };
