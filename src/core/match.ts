@@ -92,6 +92,7 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
     if (m.positionals_min !== undefined && rest.length < m.positionals_min) return false;
     if (m.positionals_any && !rest.some((p) => m.positionals_any!.some((g) => globMatch(g, p)))) return false;
   }
+  if (m.line_sets && !m.line_sets.some((g) => f.lineSets.some((name) => globMatch(g, name)))) return false;
   if (m.script_from && !scriptFromMatches(m.script_from, f)) return false;
   if (m.dynamic_words && !f.dynamicWords) return false;
   if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations))) return false;
