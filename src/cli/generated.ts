@@ -1,11 +1,14 @@
 /**
  * What is generated from the command table into files people and packs read: agent-tamper's
  * list of the Buckler commands an agent may run (packs/agent-tamper.yaml) and the command list
- * of docs/cli.md. Each sits between `BEGIN GENERATED <id>` and `END GENERATED <id>` comment
+ * of docs/cli.md; also, from the harness registry, agent-tamper's lists of the harness CLIs an
+ * agent could start as a nested agent. Each sits between `BEGIN GENERATED <id>` and `END GENERATED <id>` comment
  * lines; `node scripts/generate.mjs` rewrites them, and generated.test.ts fails while a file
  * differs from what the table says. The pack carries the list as data: nothing of this runs on
  * the hook path.
  */
+import { HARNESSES, HARNESS_LIST } from '../harnesses/index.ts';
+import type { HarnessCli } from '../harnesses/record.ts';
 import { COMMAND_TABLE, type CommandSpec, type OptionSpec } from './command-table.ts';
 
 const table = COMMAND_TABLE as readonly CommandSpec[];
@@ -34,6 +37,53 @@ export function readOnlyMatchers(): string[] {
   }
   // A bare `buckler --help` / `--version`, and any command's --help.
   out.push('- { flags_any: [--help, -h, --version, -V] }');
+  return out;
+}
+
+/**
+ * A program known only at run time (`$B trust`, `$(command -v buckler) allow -- …`) whose first
+ * words are a state-changing command of the table, one matcher a line; what the same command
+ * only reads with an option (`trust --status`) is left out.
+ */
+export function runtimeMatchers(): string[] {
+  const out: string[] = [];
+  for (const c of table) {
+    if (c.effect === 'changes-state') {
+      const selecting = c.options.filter((o) => o.selects === 'reads-only').map((o) => o.name);
+      const none = changing(c.options);
+      const not = selecting.length > 0 ? `, not: [{ opaque: true, subcommand: ${c.name}, flags_any: ${flags(selecting)}${none.length > 0 ? `, flags_none: ${flags(none)}` : ''} }]` : '';
+      out.push(`- { opaque: true, subcommand: ${c.name}${not} }`);
+    } else if (c.effect === 'reads-only') {
+      const none = changing(c.options);
+      if (none.length > 0) out.push(`- { opaque: true, subcommand: ${c.name}, flags_any: ${flags(none)} }`);
+    }
+    for (const s of c.subcommands ?? []) if (s.effect === 'changes-state') out.push(`- { opaque: true, subcommand: ${c.name} ${s.name} }`);
+  }
+  return out;
+}
+
+const clis = (): HarnessCli[] => HARNESS_LIST.map((h) => (HARNESSES[h] as { cli: HarnessCli }).cli);
+
+/** Every harness's CLI, from the harness registry (src/harnesses/): `program: [claude, codex, …]`. */
+function harnessPrograms(): string {
+  return flags(clis().flatMap((c) => c.programs));
+}
+
+/** A harness CLI started by the agent with a bypass variable or any BUCKLER_* in its environment. */
+export function nestedBypassMatchers(): string[] {
+  return [`- program: ${harnessPrograms()}`, '  line_sets: ["BUCKLER_*", RETHUNK_ALLOW_SHELL]'];
+}
+
+/** A harness CLI started with its settings moved or skipped, or its approvals switched off. */
+export function nestedSettingsMatchers(): string[] {
+  const out: string[] = [];
+  for (const c of clis()) {
+    const program = flags(c.programs);
+    out.push(`- { program: ${program}, line_sets: ${flags(['HOME', 'XDG_CONFIG_HOME', ...c.settingsVariables])} }`);
+    const options = [...c.settingsOptions, ...c.approvalsOff];
+    if (options.length > 0) out.push(`- { program: ${program}, flags_any: ${flags(options)} }`);
+    if (c.approvalsOffWords !== undefined && c.approvalsOffWords.length > 0) out.push(`- { program: ${program}, words_any: ${flags([...c.approvalsOffWords])} }`);
+  }
   return out;
 }
 
@@ -88,6 +138,9 @@ function docsEffects(): string[] {
 export const GENERATORS: Record<string, () => string[]> = {
   'agent-tamper-readonly': readOnlyMatchers,
   'agent-tamper-message': agentMessage,
+  'agent-tamper-runtime': runtimeMatchers,
+  'agent-tamper-nested-bypass': nestedBypassMatchers,
+  'agent-tamper-nested-settings': nestedSettingsMatchers,
   'cli-commands': docsCommands,
   'cli-effects': docsEffects,
 };

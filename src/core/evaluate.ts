@@ -153,6 +153,13 @@ class Judging {
     private readonly line: LineRead,
   ) {}
 
+  /** The names the line assigns (CommandFacts.lineSets), listed once. */
+  private get lineSets(): readonly string[] {
+    const a = this.line.assignments;
+    return (this.sets ??= a === null ? [] : [...a.keys()]);
+  }
+  private sets: readonly string[] | undefined;
+
   private push(facts: CommandFacts): void {
     this.judged.push({ facts, winner: judge(facts, this.ix, this.context, this.input.tool?.name, this.input.env) });
   }
@@ -167,7 +174,7 @@ class Judging {
   collect(cmds: readonly ShellCommand[], depth: number): void {
     const grammars = this.policy.grammars;
     for (const cmd of cmds) {
-      const facts = commandFacts(cmd, grammars, this.env);
+      const facts = commandFacts(cmd, grammars, this.env, this.lineSets);
       this.push(facts);
       // A link made here counts for the rest of the line (`ln -s ~ h && rm -rf h/`): its paths are read now.
       if (!facts.opaque && cmd.argv.length > 1) {

@@ -38,6 +38,8 @@ export interface CommandFacts {
   readonly dynamicWords: boolean;
   /** The producers of the script this command stands for (ShellCommand.script_from), read. */
   readonly scriptFrom: readonly ScriptFromFacts[];
+  /** Names of the variables the command line assigns or exports anywhere (`line_sets`). */
+  readonly lineSets: readonly string[];
 }
 
 export interface ScriptFromFacts {
@@ -70,6 +72,7 @@ class Facts implements CommandFacts {
     private readonly grammars: Grammars,
     private readonly envSource: PathEnv | (() => PathEnv),
     private readonly toolPathList: readonly ToolPath[] | null = null,
+    readonly lineSets: readonly string[] = [],
   ) {
     const first = cmd.argv[0] ?? '';
     this.opaque = cmd.opaque;
@@ -149,8 +152,8 @@ class Facts implements CommandFacts {
   }
 }
 
-export function commandFacts(cmd: ShellCommand, grammars: Grammars, env: PathEnv | (() => PathEnv) = NO_CONTEXT): CommandFacts {
-  return new Facts(cmd, grammars, env);
+export function commandFacts(cmd: ShellCommand, grammars: Grammars, env: PathEnv | (() => PathEnv) = NO_CONTEXT, lineSets: readonly string[] = []): CommandFacts {
+  return new Facts(cmd, grammars, env, null, lineSets);
 }
 
 /** A file-tool call judged like a command that touches the same paths (argv: the tool's name). */

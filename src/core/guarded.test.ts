@@ -105,6 +105,10 @@ describe('lineWords / guardedMatch', () => {
     ["bash -c 'c=\"eval \\$'\\''\\\\x70ush'\\''\"; eval \"$c\"'", ['push']],
     ["x='git reset ${u:---har} o'; y=$x; eval \"$y\"", ['reset', '--har']],
     ['c="bash -c \\"npx -c \\\\\\$\'gi\\\\\\\\164 push\'\\""; eval "$c"', ['git', 'push']],
+    // After printf's and echo -e's escapes (issue 21): `\n` ends a word, `\x62` is `b`.
+    ["printf 'buckler hooks strip\\n' > s.sh && bash s.sh", ['strip']],
+    ["printf '\\x62uckler trust\\n' > s.sh && bash s.sh", ['buckler', 'trust']],
+    ["echo -e 'pack\\trollback' > s.sh; sh s.sh", ['pack', 'rollback']],
   ])('%j has %j', (text, expected) => {
     const w = words(text);
     for (const e of expected) expect(w.has(e)).toBe(true);

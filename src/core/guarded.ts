@@ -101,6 +101,9 @@ export function lineWords(text: string, commands: readonly CommandFacts[]): Set<
   const raw = (s: string): string => s.replace(/\\\n/g, '').replace(/['"\\]/g, '');
   add(raw(text));
   for (const deeper of deeperTexts(text)) add(raw(deeper));
+  // What `printf`, `echo -e` and `$'…'` make of backslash escapes (`'hooks strip\n'`, `\x62uckler`):
+  // a guarded word is found after the shell's own escapes, not only with the backslashes dropped.
+  if (text.includes('\\')) add(raw(decodeAnsiC(text)));
   for (const f of commands) for (const a of f.cmd.argv) add(a);
   return out;
 }

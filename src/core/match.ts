@@ -100,7 +100,7 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.program && (f.opaque || !m.program.includes(f.program))) return false;
   if (m.opaque && !f.opaque) return false;
   if (m.subcommand_dynamic && !f.read.subcommand_dynamic) return false;
-  if (m.subcommand && !subcommandMatches(m.subcommand, f)) return false;
+  if (m.subcommand && !subcommandMatches(m.subcommand, f, m.opaque === true)) return false;
   if (m.flags_any && !m.flags_any.some((x) => f.read.flags.has(x))) return false;
   if (m.flags_all && !m.flags_all.every((x) => f.read.flags.has(x))) return false;
   if (m.role_marks && !m.role_marks.every((c) => f.read.marks.has(c.mark))) return false;
@@ -116,6 +116,7 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
     if (m.positionals_min !== undefined && rest.length < m.positionals_min) return false;
     if (m.positionals_any && !rest.some((p) => m.positionals_any!.some((g) => globMatch(g, p)))) return false;
   }
+  if (m.line_sets && !m.line_sets.some((g) => f.lineSets.some((name) => globMatch(g, name)))) return false;
   if (m.script_from && !scriptFromMatches(m.script_from, f)) return false;
   if (m.unseen && (f.cmd.unseen === undefined || !m.unseen.includes(f.cmd.unseen))) return false;
   if (m.unseen_file && (f.cmd.unseen === undefined || !m.unseen_file.some((g) => globMatch(g, f.cmd.argv[0] ?? '')))) return false;
@@ -247,9 +248,14 @@ export function globMatch(pattern: string, word: string): boolean {
   return re.test(word);
 }
 
-/** The rule's words begin the subcommand path, continued by the positionals (`stash drop`). */
-function subcommandMatches(words: readonly string[], f: CommandFacts): boolean {
-  if (f.opaque) return false;
+/**
+ * The rule's words begin the subcommand path, continued by the positionals (`stash drop`). A
+ * command whose program is known only at run time has a subcommand only for an entry that asks
+ * for such commands (`opaque: true`): its first argument and the words after it, read with no
+ * program data (`$B trust`, not `$CC -o allow x.c`).
+ */
+function subcommandMatches(words: readonly string[], f: CommandFacts, opaque: boolean): boolean {
+  if (f.opaque && (!opaque || f.cmd.argv[1] !== words[0])) return false;
   const path = f.read.subcommand;
   for (let i = 0; i < words.length; i++) {
     const w = i < path.length ? path[i] : f.read.positionals[i - path.length];

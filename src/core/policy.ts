@@ -50,6 +50,11 @@ export interface SegmentMatcher {
   paths?: PathMatcher;
   /** At least one literal argument word contains one of these strings, any letter case (stored in lower case). */
   words_contain?: string[];
+  /**
+   * The command line gives some command's environment one of these variables (`*` any
+   * characters): a prefix assignment, `export`, `env NAME=…`, anywhere on the line.
+   */
+  line_sets?: string[];
   /** Some argument word has a part known only at run time (`echo "$X"`). */
   dynamic_words?: boolean;
   /**

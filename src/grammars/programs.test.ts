@@ -96,6 +96,11 @@ describe('what runs', () => {
   it.each<[string, string[]]>([
     // another command
     ['sudo -u root git push', ['[sudo] command: git push']],
+    // a script that is a program of its own (script_commands): Buckler's bundle run by node
+    ['node /opt/b/dist/buckler.cjs trust --project test', ['[node] command: /opt/b/dist/buckler.cjs trust --project test', 'self']],
+    ['node --no-warnings dist/buckler.cjs hooks strip', ['[node] command: dist/buckler.cjs hooks strip', 'self']],
+    ['node scripts/trust.js allow', ['self']],
+    ['bunx buckler allow x', ['[bunx] command: buckler allow x', 'self']],
     ['sudo -l git push', ['self']],
     ['env -i A=1 B=2 git push', ['[env] command: git push']],
     ['env -S ⟨-i git push⟩ -f', ['[env] command: git push -f']],
@@ -268,6 +273,14 @@ describe('file operands and how each is touched', () => {
     ['curl -T f https://x', ['read f']],
     ['curl --upload-file f https://x', ['read f']],
     ['curl -o out https://x', ['write out']],
+    // uploads: a form field's file, after `=@` or `=<` (type suffix dropped), --data-urlencode NAME@FILE
+    ['curl -F k=@up.bin https://x', ['read up.bin']],
+    ['curl --form k=@up.bin;type=text/plain https://x', ['read up.bin']],
+    ['curl -F k=<up.txt https://x', ['read up.txt']],
+    ['curl --data-binary @up.bin https://x', ['read up.bin']],
+    ['curl --data-urlencode q@up.txt https://x', ['read up.txt']],
+    ['curl -F name=value https://x', []],
+    ['curl -F a=b@c https://x', []],
     ['openssl enc -in a -out b', ['read a', 'write b']],
   ])('%s', (line, expected) => {
     expect(files(line)).toEqual(expected);

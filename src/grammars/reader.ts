@@ -689,12 +689,20 @@ function readRuns<W extends Word>(
     }
     const enabled = r.command_when !== undefined ? given(r.command_when) : r.command === true || r.shell_operands === true;
     if (enabled && !byOption) commandRun(r, base, ops, opts, runs, given, first);
+    else if (r.script_commands !== undefined && runs.length === 0 && isScriptCommand(r.script_commands, ops[0])) commandRun({ command: true }, base, ops, opts, runs, given, first);
   }
   out.runs = runs;
   const self = r.self ?? 'always';
   // `idle`: the program stands for nothing else when it runs no command or shell text of its
   // own (`bash` reading a script, `sudo -l`).
   out.self = out.unknown !== null || self === 'always' || speculative || (self === 'idle' && !runs.some((x) => x.kind === 'command' || x.kind === 'shell'));
+}
+
+/** The operand names a script that is a program of its own (`…/buckler.cjs`): RunsSpec.script_commands. */
+function isScriptCommand(names: readonly string[], w: Word | undefined): boolean {
+  if (w === undefined || w.dynamic) return false;
+  const slash = w.value.lastIndexOf('/');
+  return names.includes(w.value.slice(slash + 1).toLowerCase());
 }
 
 function commandRun<W extends Word>(
@@ -827,7 +835,8 @@ function readFiles<W extends Word>(spec: FilesSpec, opts: readonly Opt<W>[], ope
     const direct = o.names.find((n) => Object.hasOwn(eff.options ?? {}, n));
     if (direct !== undefined && push(o.value, eff.options![direct]) !== null && eff.into === true && eff.options![direct] === 'write') dest = { word: o.value, access: 'write' };
     const at = o.names.find((n) => Object.hasOwn(eff.at_options ?? {}, n));
-    if (at !== undefined && o.value.value.startsWith('@') && o.value.value.length > 1) push(withValue(o.value, o.value.value.slice(1)), eff.at_options![at]);
+    const file = at === undefined ? null : atFile(o.value.value);
+    if (file !== null) push(withValue(o.value, file), eff.at_options![at!]);
   }
   const d = dest as { word: W; access: Access } | null;
   if (eff.links !== undefined) {
@@ -845,6 +854,16 @@ function readFiles<W extends Word>(spec: FilesSpec, opts: readonly Opt<W>[], ope
     }
   }
   return out;
+}
+
+/**
+ * The file an `@FILE` value names (`curl -d @f`), also after a field name (`-F k=@f;type=x`,
+ * `-F 'k=<f'`, `--data-urlencode k@f`); null when it names none.
+ */
+function atFile(v: string): string | null {
+  if (v.startsWith('@')) return v.length > 1 ? v.slice(1) : null;
+  const m = /^[^=@<;]*(?:=[@<]|@)([^;]+)/.exec(v);
+  return m === null ? null : (m[1] as string);
 }
 
 /** The string-only reading that rules use, for an argv from the shell analysis. */

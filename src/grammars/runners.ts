@@ -6,6 +6,11 @@
 import type { ProgramGrammar } from './types.ts';
 
 const HELP = ['--help', '--version'];
+/**
+ * Scripts that are a program of their own when an interpreter runs them: Buckler's bundle
+ * (`node …/dist/buckler.cjs trust` is `buckler trust`; agent-tamper judges it by subcommand).
+ */
+const CLI_SCRIPTS = ['buckler.cjs', 'buckler.mjs', 'buckler.js', 'buckler'];
 /** GNU getopt_long programs: long options may be abbreviated. */
 const GNU = { abbreviations: true, strict: true, options_first: true } as const;
 
@@ -95,7 +100,7 @@ const node: ProgramGrammar = {
   options_first: true,
   value_options: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--title'],
   synonyms: { '-e': '--eval', '-p': '--print' },
-  runs: { code_options: ['-e', '-p', '--eval', '--print'], language: 'node', stdin_code: true },
+  runs: { code_options: ['-e', '-p', '--eval', '--print'], language: 'node', stdin_code: true, script_commands: CLI_SCRIPTS },
 };
 
 const perl: ProgramGrammar = {
@@ -382,6 +387,9 @@ export const RUNNERS: Record<string, ProgramGrammar> = {
   kubectl,
   npm: { nested: true, aliases: { x: 'exec' }, subcommands: { exec: npmExec } },
   npx: { options_first: true, ...npmExec },
+  // `bunx PKG …`, `pnpx PKG …` (pnpm dlx): the operands are the command, as with npx.
+  bunx: { options_first: true, value_options: ['-p', '--package'], runs: { command: true, self: 'always' } },
+  pnpx: { options_first: true, value_options: ['--package'], runs: { command: true, self: 'always' } },
   eval: { options_first: true, runs: { shell_operands: true, self: 'never' } },
   source: { options_first: true, runs: { script_operand: true, keeps_positional: true }, files: { first: 'read' } },
   '.': { options_first: true, runs: { script_operand: true, keeps_positional: true }, files: { first: 'read' } },

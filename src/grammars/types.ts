@@ -125,6 +125,11 @@ export interface RunsSpec {
   stdin_code?: boolean;
   /** The first operand is a script file the program runs (`bash FILE`, `source FILE`). */
   script_operand?: boolean;
+  /**
+   * Script files that are programs of their own: when the first operand's base name is one of
+   * these, the operands are a command (`node …/buckler.cjs trust` runs `buckler.cjs trust`).
+   */
+  script_commands?: string[];
   /** Without operands after the script, it keeps the caller's positional parameters (`source FILE`). */
   keeps_positional?: boolean;
   /** Given no script operand, or one of `stdin_flags`, the script is read from standard input (shells). */

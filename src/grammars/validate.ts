@@ -68,6 +68,7 @@ const RUNS: Record<string, Kind | 'self' | 'terminators' | 'settings' | 'word'> 
   language: 'word',
   stdin_code: 'bool',
   script_operand: 'bool',
+  script_commands: 'strings',
   stdin_script: 'bool',
   stdin_flags: 'options',
   exec_options: 'terminators',

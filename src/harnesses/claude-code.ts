@@ -40,4 +40,6 @@ export const claudeCode = {
     { mode: 'bypassPermissions with -p', becomes: 'deny', note: 'observed 2026-12-03: the tool did not run' },
     { mode: 'bypassPermissions interactive', becomes: 'unverified' },
   ],
+  // The CLI an agent could start from its shell: a nested agent (agent-tamper, generated block).
+  cli: { programs: ['claude', 'claude-code'], settingsVariables: ['CLAUDE_CONFIG_DIR'], settingsOptions: ['--settings', '--setting-sources', '--bare'], approvalsOff: ['--dangerously-skip-permissions', '--allow-dangerously-skip-permissions'], approvalsOffWords: ['bypassPermissions'] },
 } as const satisfies HarnessRecord;

@@ -32,4 +32,6 @@ export const codex = {
   ask: [
     { mode: 'every mode (interactive, exec, --dangerously-bypass-approvals-and-sandbox)', becomes: 'deny', note: "Codex runs the tool on a hook's ask, so Buckler answers ask with a deny" },
   ],
+  // The CLI an agent could start from its shell: a nested agent (agent-tamper, generated block).
+  cli: { programs: ['codex'], settingsVariables: ['CODEX_HOME'], settingsOptions: ['--config', '-c', '--profile', '-p'], approvalsOff: ['--dangerously-bypass-approvals-and-sandbox', '--yolo', '--full-auto'], approvalsOffWords: ['danger-full-access'] },
 } as const satisfies HarnessRecord;

@@ -30,4 +30,6 @@ export const copilotCli = {
     { mode: 'headless (-p)', becomes: 'deny', note: '"unable to ask user for confirmation", observed end to end' },
     { mode: '--allow-all-tools', becomes: 'unverified' },
   ],
+  // The CLI an agent could start from its shell: a nested agent (agent-tamper, generated block).
+  cli: { programs: ['copilot'], settingsVariables: ['COPILOT_HOME'], settingsOptions: ['--config-dir'], approvalsOff: ['--allow-all-tools', '--allow-all', '--yolo', '--allow-all-paths'] },
 } as const satisfies HarnessRecord;

@@ -35,4 +35,6 @@ export const cursor = {
     { mode: 'IDE agent', becomes: 'prompt', note: 'beforeShellExecution honours ask (documented, not run end to end)' },
     { mode: 'SDK / headless', becomes: 'passes', note: "the SDK's local executor treats ask from preToolUse as a pass; a shell call is still gated by beforeShellExecution" },
   ],
+  // The CLI an agent could start from its shell: a nested agent (agent-tamper, generated block).
+  cli: { programs: ['cursor-agent'], settingsVariables: ['CURSOR_CONFIG_DIR'], settingsOptions: [], approvalsOff: ['--force', '--yolo'] },
 } as const satisfies HarnessRecord;

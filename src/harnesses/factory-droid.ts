@@ -41,4 +41,6 @@ export const factoryDroid = {
   ask: [
     { mode: 'every mode (interactive, exec, auto levels)', becomes: 'deny', note: "Droid only logs a hook's ask and runs the tool, so Buckler answers ask with a deny" },
   ],
+  // The CLI an agent could start from its shell: a nested agent (agent-tamper, generated block).
+  cli: { programs: ['droid'], settingsVariables: [], settingsOptions: [], approvalsOff: ['--skip-permissions-unsafe'] },
 } as const satisfies HarnessRecord;

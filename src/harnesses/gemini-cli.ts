@@ -35,4 +35,6 @@ export const geminiCli = {
   ask: [
     { mode: 'every mode (interactive, -p, --yolo)', becomes: 'deny', note: 'an ask hangs a headless run, so Buckler answers ask with a deny' },
   ],
+  // The CLI an agent could start from its shell: a nested agent (agent-tamper, generated block).
+  cli: { programs: ['gemini', 'gemini-cli'], settingsVariables: ['GEMINI_CLI_SYSTEM_SETTINGS_PATH', 'GEMINI_CLI_HOME'], settingsOptions: [], approvalsOff: ['--yolo', '-y'], approvalsOffWords: ['yolo'] },
 } as const satisfies HarnessRecord;

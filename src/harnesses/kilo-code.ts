@@ -69,4 +69,8 @@ export const kiloCode = {
   ask: [
     { mode: 'every mode', becomes: 'deny', note: 'Kilo Code 7.7.9 has no ask trigger for plugins (as OpenCode), so Buckler answers ask with a deny; `kilo run` auto-rejects its own asks, `kilo run --auto` approves them' },
   ],
+  // `kilo` is the binary (`@kilocode/cli`); KILO_CONFIG* move its settings, KILO_PURE / --pure
+  // skip external plugins (Buckler's among them), KILO_PERMISSION overlays its permission config;
+  // `kilo run --auto` approves every ask (read in @kilocode/cli-linux-x64 7.7.9).
+  cli: { programs: ['kilo', 'kilocode'], settingsVariables: ['KILO_CONFIG', 'KILO_CONFIG_DIR', 'KILO_CONFIG_CONTENT', 'KILO_TEST_MANAGED_CONFIG_DIR', 'KILO_PURE', 'KILO_PERMISSION'], settingsOptions: ['--pure'], approvalsOff: ['--auto'] },
 } as const satisfies HarnessRecord;

@@ -57,4 +57,6 @@ export const opencode = {
   ask: [
     { mode: 'every mode', becomes: 'deny', note: 'OpenCode 1.18.33 has no ask trigger for plugins, so Buckler answers ask with a deny' },
   ],
+  // The CLI an agent could start from its shell: a nested agent (agent-tamper, generated block).
+  cli: { programs: ['opencode', 'opencode-ai'], settingsVariables: ['OPENCODE_CONFIG', 'OPENCODE_CONFIG_DIR', 'OPENCODE_CONFIG_CONTENT', 'OPENCODE_TEST_MANAGED_CONFIG_DIR'], settingsOptions: [], approvalsOff: [] },
 } as const satisfies HarnessRecord;

@@ -34,4 +34,6 @@ export const qwenCode = {
   ask: [
     { mode: 'every mode (interactive, -p, --yolo)', becomes: 'deny', note: 'Qwen prompts only when it can, and --yolo has no prompt, so Buckler answers ask with a deny' },
   ],
+  // The CLI an agent could start from its shell: a nested agent (agent-tamper, generated block).
+  cli: { programs: ['qwen', 'qwen-code'], settingsVariables: ['QWEN_CODE_SYSTEM_SETTINGS_PATH'], settingsOptions: [], approvalsOff: ['--yolo', '-y'], approvalsOffWords: ['yolo'] },
 } as const satisfies HarnessRecord;

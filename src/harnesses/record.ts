@@ -92,4 +92,24 @@ export interface HarnessRecord {
   readonly system: SystemSettings | null;
   /** What Buckler's ask becomes in each of its modes. */
   readonly ask: readonly AskInMode[];
+  /** The harness's command-line program, as an agent would start it from its shell (agent-tamper). */
+  readonly cli: HarnessCli;
+}
+
+/**
+ * How the harness's CLI is started, and what makes a nested run escape its guard: agent-tamper
+ * denies a nested run given a bypass variable, and asks when one of these moves its settings
+ * or switches its approvals off (a generated block of packs/agent-tamper.yaml).
+ */
+export interface HarnessCli {
+  /** Program names (the base name an agent runs, also what `npx PACKAGE` runs as). */
+  readonly programs: readonly string[];
+  /** Variables that change where it reads its settings or hooks (beside HOME and XDG_CONFIG_HOME). */
+  readonly settingsVariables: readonly string[];
+  /** Options that change where it reads its settings, or skip them. */
+  readonly settingsOptions: readonly string[];
+  /** Options that switch its approvals off. */
+  readonly approvalsOff: readonly string[];
+  /** Option values that switch its approvals off (`--permission-mode bypassPermissions`). */
+  readonly approvalsOffWords?: readonly string[];
 }

@@ -68,7 +68,7 @@ const MARK_SHORTHANDS: Readonly<Record<string, { condition: string; mark: string
 };
 export const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case', 'words_contain',
-  'positionals_min', 'positionals_any', 'script_from', 'unseen', 'unseen_file', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
+  'line_sets', 'positionals_min', 'positionals_any', 'script_from', 'unseen', 'unseen_file', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
 ];
 export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location', 'link'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
@@ -392,7 +392,7 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
     for (const w of checked.warnings) warn([...path, k], w);
     m[k] = checked.flags;
   }
-  for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'words_contain', 'positionals_any', 'unseen_file'] as const) {
+  for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'words_contain', 'positionals_any', 'unseen_file', 'line_sets'] as const) {
     const x = v[k];
     if (x === undefined || x === null) continue;
     if (!isStringList(x) || x.length === 0 || (k === 'words_contain' && x.some((w) => w === ''))) {
