@@ -223,8 +223,10 @@ async function checkBuckler(io: CliIO): Promise<Finding[]> {
     const refusedFiles = new Set(report.sources.flatMap((s) => s.refused.map((r) => r.file)));
     const errors = report.problems.filter((p) => p.severity === 'error');
     for (const p of errors) {
-      if (!refusedFiles.has(p.file)) out.push({ level: 'problem', text: `${p.dropped ? 'not loaded' : 'pack error'}: ${formatProblem(p, (f) => f)}` });
+      if (p.file === paths.configFile) out.push({ level: 'problem', text: `config error (the hook reads config.toml the strict way until it is fixed): ${formatProblem(p, (f) => f)}` });
+      else if (!refusedFiles.has(p.file)) out.push({ level: 'problem', text: `${p.dropped ? 'not loaded' : 'pack error'}: ${formatProblem(p, (f) => f)}` });
     }
+    for (const p of report.problems) if (p.severity === 'warning' && p.file === paths.configFile) out.push({ level: 'info', text: `config warning: ${formatProblem(p, (f) => f)}` });
     if (errors.length === 0) out.push({ level: 'ok', text: `${report.policy.rules.length} rules active (tier ${report.policy.tier}) from ${report.files.length} pack files` });
     // The audit log, when it is on or already exists: the same checks a hook makes before writing.
     const log = auditHealth(paths.auditLog, processUid());

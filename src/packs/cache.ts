@@ -291,7 +291,7 @@ export function readCacheRecord(text: string, stamp: string): CachedLoad | null 
   ) {
     return null;
   }
-  if (!(TIERS as readonly unknown[]).includes(config['tier']) || (typeof config['audit_log'] !== 'boolean' && config['audit_log'] !== null) || !isObject(config['packs'])) {
+  if (!(TIERS as readonly unknown[]).includes(config['tier']) || (typeof config['audit_log'] !== 'boolean' && config['audit_log'] !== null) || !isObject(config['packs']) || (config['strict_reading'] !== undefined && typeof config['strict_reading'] !== 'string')) {
     return null;
   }
   policy['grammars'] = lazyGrammars(policy['grammars'] as Record<string, string>, (program) => new DamagedCacheError(program));
