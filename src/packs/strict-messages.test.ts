@@ -24,7 +24,7 @@ const rules = fs
   .sort()
   .flatMap((f) => {
     const doc = parseYaml(fs.readFileSync(path.join(dir, f), 'utf8'), f).doc as { pack: string; rules: RawRule[] };
-    return doc.rules.map((r) => ({ id: `${doc.pack}/${r.id}`, ...r }));
+    return doc.rules.map((r) => ({ ...r, id: `${doc.pack}/${r.id}` }));
   });
 
 /** Words that say a person was, or will be, asked. */
