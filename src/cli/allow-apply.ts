@@ -29,7 +29,7 @@ export function applyAllowOnce(
   env: CliIO['env'],
   warn: (text: string) => void,
 ): { output: PolicyOutput; allowOnce?: AllowOnceUse } {
-  const argvs = blockingCommands(output);
+  const argvs = blockingCommands(output, input);
   if (argvs === null) return { output };
   const project = inputProject(input, env);
   try {
