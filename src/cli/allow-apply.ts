@@ -30,7 +30,7 @@ export function applyAllowOnce(
   env: CliIO['env'],
   warn: (text: string) => void,
 ): { output: PolicyOutput; allowOnce?: AllowOnceUse } {
-  const argvs = blockingCommands(output);
+  const argvs = blockingCommands(output, input);
   if (argvs === null) return { output };
   const project = inputProject(input, env);
   // A grant applies where the command acts: not after a `cd` into another project, nor with

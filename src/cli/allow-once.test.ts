@@ -85,6 +85,14 @@ describe('allow-once store', () => {
     expect(blockingCommands(out([{ argv: ARGV, decision: 'nudge', rule: 'r' }], 'nudge'))).toBeNull();
   });
 
+  it('blockingCommands: a file tool is named by the tool and its absolute paths', () => {
+    const out: PolicyOutput = { policy_io_version: '1', decision: 'deny', user_message: null, agent_message: null, additional_context: null, rule: 'r', bypass: false, commands: [{ argv: ['Write'], decision: 'deny', rule: 'r', tool: true }] };
+    const input = (p: string): PolicyInput => ({ policy_io_version: '1', trigger: 'pre_shell_tool', tool: { name: 'Write', paths: [{ path: p, access: 'write' }] }, context: { cwd: '/w/proj' } }) as PolicyInput;
+    expect(blockingCommands(out, input('/etc/hosts'))).toEqual([['Write', '/etc/hosts']]);
+    expect(blockingCommands(out, input('notes/a.md'))).toEqual([['Write', '/w/proj/notes/a.md']]);
+    expect(blockingCommands(out, input('/etc/hosts'))).not.toEqual(blockingCommands(out, input('/etc/sudoers')));
+  });
+
   it('the command to copy quotes words for a shell', () => {
     expect(allowCommandText('/my proj', [['rm', '-rf', "it's"]])).toBe(`buckler allow --project '/my proj' -- rm -rf 'it'\\''s'`);
   });

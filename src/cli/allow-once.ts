@@ -152,12 +152,28 @@ export function callKey(input: PolicyInput, argv: readonly string[]): string | n
 
 const sameArgv = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((w, i) => w === b[i]);
 
-/** The simple commands that made a line deny or ask, or null when an entry may not apply (a line-level decision, an opaque command). */
-export function blockingCommands(output: PolicyOutput): string[][] | null {
+/**
+ * The simple commands that made a line deny or ask, or null when an entry may not apply (a
+ * line-level decision, an opaque command). A file-tool call is named by the tool **and** its
+ * paths (absolute, against the call's directory): `['Write', '/etc/hosts']`, so an entry for one
+ * file never lets the tool write another.
+ */
+export function blockingCommands(output: PolicyOutput, input?: PolicyInput): string[][] | null {
   if (output.error !== undefined || (output.decision !== 'deny' && output.decision !== 'ask')) return null;
   const blocking = output.commands.filter((c) => c.decision === 'deny' || c.decision === 'ask');
   if (blocking.length === 0 || blocking.some((c) => c.opaque === true || c.argv.length === 0)) return null;
-  return blocking.map((c) => c.argv);
+  return blocking.map((c) => (c.tool === true ? toolArgv(c.argv, input) : c.argv));
+}
+
+/** A tool call's entry words: its name, then each path it touches (absolute, once each). */
+function toolArgv(argv: readonly string[], input: PolicyInput | undefined): string[] {
+  const cwd = input?.context?.cwd ?? input?.shell?.cwd;
+  const paths: string[] = [];
+  for (const p of input?.tool?.paths ?? []) {
+    const abs = path.isAbsolute(p.path) || cwd === undefined ? p.path : path.resolve(cwd, p.path);
+    if (!paths.includes(abs)) paths.push(abs);
+  }
+  return [...argv, ...paths];
 }
 
 export interface Consumed {

@@ -75,6 +75,42 @@ describe('buckler allow (built CLI)', () => {
     ]);
   });
 
+  it('a file tool: the message offers the tool AND its path; the entry lets only that file through', () => {
+    const write = (file: string, session: string): Record<string, any> => {
+      const r = runHook('claude-code', JSON.stringify({ session_id: session, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: file, content: 'x' }, cwd: project }), { env, cwd: project });
+      expect(r.status).toBe(0);
+      return r.stdout.trim() === '' ? {} : (JSON.parse(r.stdout) as Record<string, any>);
+    };
+    const said = (reply: Record<string, any>): string => JSON.stringify(reply);
+    const blocked = write('/etc/hosts', 's1');
+    expect(blocked.hookSpecificOutput?.permissionDecision).toMatch(/deny|ask/);
+    const line = /buckler allow [^"\\]*/.exec(said(blocked))?.[0];
+    expect(line).toBe(`buckler allow --project ${project} -- Write /etc/hosts`);
+    const added = cli(...(line as string).split(' ').slice(1));
+    expect(added.status, added.stderr).toBe(0);
+    // Another file with the same tool is still blocked, and uses nothing.
+    expect(write('/etc/sudoers', 's2').hookSpecificOutput?.permissionDecision).toMatch(/deny|ask/);
+    expect(write('/etc/hosts', 's3').hookSpecificOutput?.permissionDecision ?? 'allow').toBe('allow');
+  });
+
+  it('one quoted word holding a whole line is refused (exit 2) with the shell-quoted line that works', () => {
+    const r = cli('allow', '--', FORCE);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`buckler allow -- git push --force origin main`);
+    expect(cli('allow', '--list').stderr).toMatch(/no entries/);
+    // The look-alike: the same words given separately are granted.
+    expect(cli('allow', '--', ...FORCE.split(' ')).status).toBe(0);
+  });
+
+  it('warns when what is granted would not be blocked now (the entry is still recorded)', () => {
+    const r = cli('allow', '--', 'ls', '-la');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/warning: `ls -la` would not be blocked now/);
+    const blocked = cli('allow', '--', ...FORCE.split(' '));
+    expect(blocked.status).toBe(0);
+    expect(blocked.stderr).not.toMatch(/would not be blocked/);
+  });
+
   it('--revoke removes an entry; bad options are usage errors', () => {
     expect(cli('allow', '--for', '2d', '--', 'ls').status).toBe(2);
     expect(cli('allow', '--uses', '0', '--', 'ls').status).toBe(2);

@@ -60,7 +60,7 @@ function allowArgs(p: Parsed, cwd: string): AllowArgs | string {
   return out;
 }
 
-export function run(args: string[], io: CliIO): number | Promise<number> {
+export async function run(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCommand('allow', args, io);
   if (!parsed) return 2;
   if (parsed.help) return showHelp('allow', io);
@@ -88,7 +88,16 @@ export function run(args: string[], io: CliIO): number | Promise<number> {
       io.out(`revoked ${gone.map((e) => e.id).join(', ')}\n`);
       return 0;
     }
+    const oneWord = quotedLine(words);
+    if (oneWord !== null) {
+      io.err(
+        `buckler allow: "${words[0]}" is one word holding a whole command line, and an entry for it could never match (entries name each word).\n` +
+          `  Give the words separately, as the block message shows:\n  buckler allow${project === undefined ? '' : ` --project ${shellWord(project)}`} -- ${oneWord.map(shellWord).join(' ')}\n`,
+      );
+      return 2;
+    }
     const where = project ?? projectRoot(io.cwd, processPathContext(io.env).home);
+    await warnIfNotBlocked(words, where, io);
     const entry = addEntry(file, uid, { argv: words, project: where, uses, ttlMs: ttl, now });
     const command = words.map(shellWord).join(' ');
     audit(io, {
@@ -104,4 +113,49 @@ export function run(args: string[], io: CliIO): number | Promise<number> {
     io.err(`buckler allow: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
+}
+
+/**
+ * `buckler allow -- "git push --force origin main"`: one operand holding several words (as
+ * people quote for `check`). Its words split at blanks, or null when it is a single word (or
+ * holds quotes or shell syntax, where splitting at blanks would not give the command's words).
+ */
+export function quotedLine(words: readonly string[]): string[] | null {
+  if (words.length !== 1) return null;
+  const w = words[0]!.trim();
+  if (!/\s/.test(w)) return null;
+  const parts = w.split(/\s+/);
+  return parts;
+}
+
+/**
+ * A person granting what would not be blocked now (a typo, another project, a rule since
+ * switched off) gets a warning: the entry is still recorded. Shell commands only; a tool entry
+ * (`Write /etc/hosts`) is named as the block message named it.
+ */
+async function warnIfNotBlocked(words: readonly string[], project: string, io: CliIO): Promise<void> {
+  if (looksLikeToolEntry(words)) return;
+  try {
+    const { evaluate } = await import('../core/evaluate.ts');
+    const { loadRuntimePolicy } = await import('../packs/runtime.ts');
+    const { placeInput, whereOf } = await import('./command-input.ts');
+    const command = words.map(shellWord).join(' ');
+    const where = whereOf({});
+    if (typeof where === 'string') return;
+    const input = placeInput({ policy_io_version: '1', trigger: 'pre_shell_exec', harness: 'cli', shell: { command, cwd: project } }, { ...where, cwd: project }, io);
+    const loaded = await loadRuntimePolicy(processPaths(io.env), { uid: processUid(), project });
+    const out = evaluate(input, loaded.policy);
+    if (out.decision !== 'deny' && out.decision !== 'ask') {
+      io.err(`buckler allow: warning: \`${command}\` would not be blocked now in ${project} (${out.decision}); the entry is recorded anyway. Check the words against the block message.\n`);
+    }
+  } catch {
+    /* no warning when the policy cannot be read: the grant itself does not depend on it */
+  }
+}
+
+/** `Write /etc/hosts`, `mcp__srv__tool`: a tool's name (capitalised or mcp__), then absolute paths. */
+function looksLikeToolEntry(words: readonly string[]): boolean {
+  const [name, ...rest] = words;
+  if (name === undefined || !/^(?:[A-Z][A-Za-z]*|mcp__\S+)$/.test(name)) return false;
+  return rest.every((w) => w.startsWith('/'));
 }

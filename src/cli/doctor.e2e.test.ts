@@ -75,6 +75,24 @@ describe('buckler doctor', () => {
     expect(text.stdout).toContain('ok: no problem found');
   });
 
+  it('keeps its self-tests out of the audit log (no fake denials in stats); a real deny of the same command is recorded', () => {
+    merge();
+    const log = path.join(t, 'state', 'audit.jsonl');
+    expect(doctor().problems).toEqual([]);
+    expect(doctor().problems).toEqual([]);
+    const records = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.trim() !== '') : [];
+    expect(records.filter((l) => l.includes('self-test'))).toEqual([]);
+    // The control: the same command from an agent (no nonce in the hook's environment) is recorded.
+    const event = { session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo "buckler doctor self-test: unterminated 0123456789abcdef01234567' }, cwd: project() };
+    const r = run(['--driver', 'claude-code'], { cwd: project(), env: env(), stdin: JSON.stringify(event) });
+    expect(r.stdout).toMatch(/deny/);
+    expect(fs.readFileSync(log, 'utf8')).toMatch(/self-test/);
+    // And a nonce in the environment that the command does not carry hides nothing.
+    const r2 = run(['--driver', 'claude-code'], { cwd: project(), env: env({ BUCKLER_DOCTOR_SELF_TEST: 'ffffffffffffffffffffffff' }), stdin: JSON.stringify(event) });
+    expect(r2.stdout).toMatch(/deny/);
+    expect(fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('self-test')).length).toBe(2);
+  });
+
   it('finds no harness: nothing is guarded', () => {
     fs.rmSync(path.join(home(), '.claude'), { recursive: true });
     const d = doctor();

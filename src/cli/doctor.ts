@@ -7,6 +7,7 @@
  * and packs switched off, and the operator bypass. Exit 0 when nothing is wrong, 1 on any problem,
  * 2 for bad arguments. See docs/doctor.md.
  */
+import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import type { Adapter, NativeReply } from '../adapters/adapter.ts';
 import { InstallerError } from '../installers/errors.ts';
 import type { HarnessInstaller, OffSwitch } from '../installers/installer.ts';
 import { readConfig } from '../installers/config-file.ts';
+import { SELF_TEST_COMMAND, SELF_TEST_VAR } from './hook/audit.ts';
 import { INSTALLERS } from '../installers/registry.ts';
 import { readStatus, type ConfigStatus } from '../installers/status.ts';
 import { formatProblem } from '../packs/problems.ts';
@@ -29,7 +31,7 @@ import { processPathContext, processUid } from './process-paths.ts';
 import { projectOf } from './project.ts';
 
 /** A command Buckler cannot parse: every correctly wired hook denies it, whatever the packs say. */
-export const SELF_TEST_COMMAND = 'echo "buckler doctor self-test: unterminated';
+export { SELF_TEST_COMMAND };
 
 /** How long a wired command may take to answer the self-test (hook timeouts are 10 s). */
 const SELF_TEST_TIMEOUT_MS = 10_000;
@@ -82,11 +84,15 @@ function cliVersion(installer: HarnessInstaller, env: CliIO['env']): string | nu
 
 /** Runs a wired hook command the way the harness does (through the shell) with `event` on stdin. */
 export function selfTest(command: string, adapter: Adapter, cwd: string, env: CliIO['env']): Finding {
-  const event = adapter.selfTestEvent(SELF_TEST_COMMAND, cwd);
+  // A nonce in the command and in the hook's environment marks the call as doctor's own: the
+  // hook answers it as any other but keeps it out of the audit log (hook/audit.ts). An agent
+  // cannot set the hook process's environment, so it cannot hide a call this way.
+  const nonce = randomBytes(12).toString('hex');
+  const event = adapter.selfTestEvent(`${SELF_TEST_COMMAND} ${nonce}`, cwd);
   const shell = process.platform === 'win32' ? { file: process.env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', command] } : { file: '/bin/sh', args: ['-c', command] };
   const r = spawnSync(shell.file, shell.args, {
     cwd,
-    env: env as NodeJS.ProcessEnv,
+    env: { ...(env as NodeJS.ProcessEnv), [SELF_TEST_VAR]: nonce },
     input: `${JSON.stringify(event)}\n`,
     encoding: 'utf8',
     timeout: SELF_TEST_TIMEOUT_MS,
@@ -223,8 +229,10 @@ async function checkBuckler(io: CliIO): Promise<Finding[]> {
     const refusedFiles = new Set(report.sources.flatMap((s) => s.refused.map((r) => r.file)));
     const errors = report.problems.filter((p) => p.severity === 'error');
     for (const p of errors) {
-      if (!refusedFiles.has(p.file)) out.push({ level: 'problem', text: `${p.dropped ? 'not loaded' : 'pack error'}: ${formatProblem(p, (f) => f)}` });
+      if (p.file === paths.configFile) out.push({ level: 'problem', text: `config error (the hook reads config.toml the strict way until it is fixed): ${formatProblem(p, (f) => f)}` });
+      else if (!refusedFiles.has(p.file)) out.push({ level: 'problem', text: `${p.dropped ? 'not loaded' : 'pack error'}: ${formatProblem(p, (f) => f)}` });
     }
+    for (const p of report.problems) if (p.severity === 'warning' && p.file === paths.configFile) out.push({ level: 'info', text: `config warning: ${formatProblem(p, (f) => f)}` });
     if (errors.length === 0) out.push({ level: 'ok', text: `${report.policy.rules.length} rules active (tier ${report.policy.tier}) from ${report.files.length} pack files` });
     // The audit log, when it is on or already exists: the same checks a hook makes before writing.
     const log = auditHealth(paths.auditLog, processUid());

@@ -3,13 +3,15 @@
  * docs/contracts/explain.schema.json (checked with ajv, a devDependency), harness events from
  * every driver, a user pack's rule with its source, and a rule skipped by tier or by pack.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS } from '../adapters/registry.ts';
 import { ROOT } from './build.testing.ts';
-import { buckler as run, e2eDir, homeEnv, type Ran } from './e2e.testing.ts';
+import { buckler as run, bundle, e2eDir, homeEnv, type Ran } from './e2e.testing.ts';
 
 const home = e2eDir('buckler-explain-');
 const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/contracts/explain.schema.json'), 'utf8')) as object;
@@ -131,4 +133,23 @@ describe('buckler explain (built bundle)', () => {
       expect(r.stderr).toMatch(/^buckler explain: [^\n]+\n$/);
     }
   });
+});
+
+describe('explain into a closed pipe (`| head`)', () => {
+  it('stops quietly: no internal error, no stack trace', async () => {
+    const home = fs.mkdtempSync(path.join(tmpdir(), 'buckler-explain-pipe-'));
+    try {
+      for (let i = 0; i < 3; i++) {
+        const child = spawn(process.execPath, [bundle(), 'explain', '--', 'git push --force origin main'], { env: { PATH: process.env.PATH ?? '', HOME: home, BUCKLER_CONFIG_HOME: path.join(home, 'c'), BUCKLER_STATE_HOME: path.join(home, 's') }, stdio: ['ignore', 'pipe', 'pipe'] });
+        child.stdout.destroy();
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        expect(stderr).not.toMatch(/EPIPE|internal error|at .*\.cjs/);
+        expect(code).not.toBe(2);
+      }
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -31,7 +31,11 @@ function writeAll(fd: number, text: string): void {
     try {
       off += fs.writeSync(fd, buf, off);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') continue;
+      // The reader went away (`buckler explain … | head`): nobody reads the rest, which is no
+      // error of ours. Stop quietly, with the exit code set so far.
+      if (code === 'EPIPE' && fd === 1) process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
       throw e;
     }
   }

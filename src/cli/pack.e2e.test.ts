@@ -196,7 +196,11 @@ describe('buckler pack, end to end', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("1.0.0 kept for 'buckler pack rollback acme'");
     const list = await cli('pack', 'list', '--json');
-    const [entry] = JSON.parse(list.stdout) as { name: string; version: string; status: string; source: string; previous: string; packs: { id: string }[] }[];
+    const listed = JSON.parse(list.stdout) as { packs: { id: string; source: string; state: string }[]; bundles: { name: string; version: string; status: string; source: string; previous: string; packs: { id: string }[] }[] };
+    const [entry] = listed.bundles;
+    // Every pack, with its source and state: the builtin ones and the bundle's.
+    expect(listed.packs).toContainEqual(expect.objectContaining({ id: 'agent-git', source: 'builtin', state: 'on' }));
+    expect(listed.packs).toContainEqual(expect.objectContaining({ id: 'acme-platform', source: 'bundle', state: 'on' }));
     expect(entry).toMatchObject({ name: 'acme', version: '1.1.0', status: 'loaded', source: url, previous: '1.0.0', packs: [{ id: 'acme-platform', enabled: true }] });
     expect(await hook('terraform destroy')).toBe('deny');
     // A URL that fails changes nothing either.
@@ -236,7 +240,9 @@ describe('buckler pack, end to end', () => {
     }
     expect(await hook('terraform destroy')).toBe('deny');
     const list = await cli('pack', 'list');
-    expect(list.stdout).toMatch(/^acme 1\.1\.0 {2}loaded: acme-platform/);
+    expect(list.stdout).toMatch(/^acme 1\.1\.0 {2}loaded: acme-platform/m);
+    expect(list.stdout).toMatch(/^ {2}agent-git +builtin +on/m);
+    expect(list.stdout).toMatch(/^ {2}acme-platform +bundle +on/m);
     // --allow-downgrade: the older version is installed on purpose; then back to the URL's.
     const down = await cli('pack', 'install', path.join(root, 'acme-1.0.0-team.key.bundle'), '--allow-downgrade');
     expect(down.status).toBe(0);

@@ -24,6 +24,7 @@ import { builtinPacksDir, type Paths } from '../paths.ts';
 import { loadBundle, parsePack, type LoadedPack } from '../packs/sources.ts';
 import { parseCommand, usageError, type Parsed } from './args.ts';
 import { showHelp } from './show-help.ts';
+import { projectOf } from './project.ts';
 import type { CliIO } from './io.ts';
 import { processPaths } from './process-paths.ts';
 
@@ -327,8 +328,20 @@ interface ListEntry {
   file: string;
 }
 
+/** One pack as `pack list` shows it: where it comes from and whether it is on. */
+interface PackRow {
+  id: string;
+  source: string;
+  state: 'on' | 'off';
+  file: string;
+}
+
 async function list(paths: Paths, io: CliIO, json: boolean): Promise<void> {
-  const report = await loadPolicyReport(paths, { examples: false });
+  const project = projectOf(io.cwd, io.env);
+  const report = await loadPolicyReport(paths, project === undefined ? { examples: false } : { examples: false, project });
+  const rows: PackRow[] = report.sources.flatMap((s) =>
+    s.packs.map((p) => ({ id: p.id, source: s.source, state: report.config.packs[p.id]?.enabled === false ? ('off' as const) : ('on' as const), file: p.pack.file })),
+  );
   const src = report.sources.find((s) => s.source === 'bundle');
   const entries: ListEntry[] = installedNames(paths)
     .filter((n) => fs.existsSync(installed(paths, n).file))
@@ -354,9 +367,13 @@ async function list(paths: Paths, io: CliIO, json: boolean): Promise<void> {
       return entry;
     });
   if (json) {
-    io.out(`${JSON.stringify(entries, null, 2)}\n`);
+    io.out(`${JSON.stringify({ packs: rows, bundles: entries }, null, 2)}\n`);
     return;
   }
+  const width = Math.max(4, ...rows.map((r) => r.id.length));
+  io.out(`packs (${rows.filter((r) => r.state === 'on').length} on, ${rows.filter((r) => r.state === 'off').length} off):\n`);
+  for (const r of rows) io.out(`  ${r.id.padEnd(width)}  ${r.source.padEnd(7)}  ${r.state === 'on' ? 'on ' : 'off (config.toml)'}\n`);
+  io.out('bundles:\n');
   if (entries.length === 0) {
     io.out(`no bundle installed (${paths.bundlesDir})\n`);
     return;

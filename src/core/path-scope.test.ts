@@ -102,3 +102,24 @@ describe('normalizeAbsolute', () => {
     ['/a/./b//c/', '/a/b/c'],
   ])('%j → %j', (p, want) => expect(normalizeAbsolute(p)).toBe(want));
 });
+
+describe('a home directory inside a temp directory (HOME under TMPDIR): home wins', () => {
+  const inTemp: PathContext = { home: '/tmp/ci/home', roots: ['/tmp/ci/home/proj'], temp: ['/tmp', '/var/tmp'], tmpdir: '/tmp' };
+  it.each<[string, PathScope]>([
+    ['~', 'home'],
+    ['~/projects', 'home'],
+    ['/tmp/ci/home/.ssh', 'home'],
+    ['~/proj/build', 'project'],
+    // Look-alikes: what lies in the temp directory outside the home stays temp.
+    ['/tmp/ci/other', 'temp'],
+    ['/tmp/ci', 'temp'],
+    ['/tmp/x', 'temp'],
+  ])('%s → %s', (written, scope) => {
+    expect(resolvePath(written, false, '/tmp/ci/home/proj', inTemp).scope).toBe(scope);
+  });
+  it('a temp directory inside the home directory is still temp', () => {
+    const tmpInHome: PathContext = { home: '/tmp/ci/home', roots: [], temp: ['/tmp', '/tmp/ci/home/.tmp'], tmpdir: '/tmp/ci/home/.tmp' };
+    expect(resolvePath('/tmp/ci/home/.tmp/x', false, '/', tmpInHome).scope).toBe('temp');
+    expect(resolvePath('/tmp/ci/home/x', false, '/', tmpInHome).scope).toBe('home');
+  });
+});

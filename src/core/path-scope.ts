@@ -140,10 +140,13 @@ function runtime(written: string): ScopedPath {
 export function scopeOfAbsolute(p: string, ctx: PathContext, roots: readonly string[] = projectRoots(ctx)): { scope: PathScope; holdsProject: boolean } {
   const holdsProject = roots.some((r) => isWithin(r, p));
   if (!holdsProject && roots.some((r) => isWithin(p, r))) return { scope: 'project', holdsProject };
-  if (ctx.temp.some((t) => t.startsWith('/') && isWithin(p, normalizeAbsolute(t)) && p !== normalizeAbsolute(t))) {
-    return { scope: 'temp', holdsProject };
-  }
-  if (ctx.home !== undefined && isWithin(p, normalizeAbsolute(ctx.home))) return { scope: 'home', holdsProject };
+  const home = ctx.home !== undefined ? normalizeAbsolute(ctx.home) : undefined;
+  const inHome = home !== undefined && isWithin(p, home);
+  // A temp directory that contains the home directory (some CI images and sandboxes put HOME
+  // under TMPDIR) does not make home or anything in it temp: home wins.
+  const temp = (t: string): boolean => isWithin(p, t) && p !== t && !(inHome && isWithin(home, t));
+  if (ctx.temp.some((t) => t.startsWith('/') && temp(normalizeAbsolute(t)))) return { scope: 'temp', holdsProject };
+  if (inHome) return { scope: 'home', holdsProject };
   return { scope: 'system', holdsProject };
 }
 

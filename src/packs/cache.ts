@@ -359,7 +359,7 @@ function readRecord(text: string, stamp: string, body: Buffer, verifyAll: boolea
   ) {
     return null;
   }
-  if (!(TIERS as readonly unknown[]).includes(config['tier']) || (typeof config['audit_log'] !== 'boolean' && config['audit_log'] !== null) || !isObject(config['packs'])) {
+  if (!(TIERS as readonly unknown[]).includes(config['tier']) || (typeof config['audit_log'] !== 'boolean' && config['audit_log'] !== null) || !isObject(config['packs']) || (config['strict_reading'] !== undefined && typeof config['strict_reading'] !== 'string')) {
     return null;
   }
   const grammarRefs = policy['grammars'] as Record<string, SectionRef | ''>;

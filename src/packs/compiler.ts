@@ -5,7 +5,7 @@
  * it (docs/performance.md).
  */
 export { compilePolicy, type PackSource } from './compile.ts';
-export { DEFAULT_CONFIG, parseConfig } from './config.ts';
+export { DEFAULT_CONFIG, lineOfKey, parseConfig, unparsableConfig, withStrictReading } from './config.ts';
 export { formatProblem } from './problems.ts';
 export { parseYaml, YamlSyntaxError } from './yaml.ts';
 export { readHeader } from './schema.ts';

@@ -1,6 +1,9 @@
 /**
- * `config.toml` → `BucklerConfig`. A malformed file or value gives a clear warning and the safe
- * default for what it concerns (tier baseline, no audit log, every pack on).
+ * `config.toml` → `BucklerConfig`. Nothing wrong in it ever protects less (issue 26, "the strict
+ * reading"): a file that cannot be read or parsed counts as tier strict with every pack on and the
+ * default audit log; a key whose value is invalid takes its strictest valid value (`tier` →
+ * strict, a pack's `enabled` → true); an unknown key is ignored. Each of these is an error
+ * (`validate` fails) and sets `strict_reading`, the note every block message ends with.
  * smol-toml is `require()`d lazily, like js-yaml.
  */
 import { createRequire } from 'node:module';
@@ -22,6 +25,12 @@ export interface BucklerConfig {
    * (docs/pack-bundles.md). Absent when config.toml has none: then no bundle loads.
    */
   trusted_keys?: string[];
+  /**
+   * Set while config.toml is read the strict way (unreadable, unparsable, an invalid value, an
+   * unknown key): `config.toml line N: <problem>; using the strict reading`, which the hook
+   * appends to every block message. Absent when the file is fine.
+   */
+  strict_reading?: string;
 }
 
 export const DEFAULT_CONFIG: Readonly<BucklerConfig> = Object.freeze({ tier: 'baseline', audit_log: null, packs: {} });
@@ -40,6 +49,11 @@ const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'obje
 export function parseConfig(text: string, file: string): { config: BucklerConfig; problems: Problem[] } {
   const problems: Problem[] = [];
   const config: BucklerConfig = { tier: 'baseline', audit_log: null, packs: {} };
+  const lines = text.split(/\r?\n/);
+  /** A value or key read the strict way: an error, and the strict reading's note. */
+  const strict = (message: string, line: number | undefined): void => {
+    problems.push(line === undefined ? { severity: 'error', file, message } : { severity: 'error', file, line, message });
+  };
   const warn = (message: string, line?: number): void => {
     problems.push(line === undefined ? { severity: 'warning', file, message } : { severity: 'warning', file, line, message });
   };
@@ -49,35 +63,42 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
   } catch (e) {
     const err = e as { message?: unknown; line?: unknown };
     const first = String(err.message ?? e).split('\n')[0];
-    warn(`not valid TOML (${first}); using the defaults: tier baseline, audit log of blocks only, all packs on`, typeof err.line === 'number' ? err.line : undefined);
-    return { config, problems };
+    const unreadable = unparsableConfig();
+    strict(`not valid TOML (${first}); read as: tier strict, every pack on, the default audit log`, typeof err.line === 'number' ? err.line : undefined);
+    return withStrictReading(unreadable, problems, file);
   }
-  for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs' && k !== 'bundles') warn(`unknown section [${k}] (ignored)`);
+  for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs' && k !== 'bundles') strict(`unknown section [${k}] (ignored)`, lineOfKey(lines, [], k));
   const core = data['core'];
   if (core !== undefined) {
-    if (!isTable(core)) warn('[core] must be a table; using the defaults');
-    else {
-      for (const k of Object.keys(core)) if (k !== 'tier' && k !== 'audit_log') warn(`unknown key core.${k} (ignored)`);
+    if (!isTable(core)) {
+      config.tier = 'strict';
+      strict('[core] must be a table; read as tier strict, the default audit log', lineOfKey(lines, [], 'core'));
+    } else {
+      for (const k of Object.keys(core)) if (k !== 'tier' && k !== 'audit_log') strict(`unknown key core.${k} (ignored)`, lineOfKey(lines, ['core'], k));
       const tier = core['tier'];
       if (tier !== undefined) {
         if (typeof tier === 'string' && (TIERS as readonly string[]).includes(tier)) config.tier = tier as Tier;
-        else warn(`core.tier must be "baseline" or "strict", not ${JSON.stringify(tier)}; using "baseline"`);
+        else {
+          config.tier = 'strict';
+          strict(`core.tier must be "baseline" or "strict", not ${JSON.stringify(tier)}; read as "strict"`, lineOfKey(lines, ['core'], 'tier'));
+        }
       }
       const audit = core['audit_log'];
       if (audit !== undefined) {
         if (typeof audit === 'boolean') config.audit_log = audit;
-        else warn(`core.audit_log must be true or false, not ${JSON.stringify(audit)}; the audit log records blocks only (the default)`);
+        else strict(`core.audit_log must be true or false, not ${JSON.stringify(audit)}; the audit log records blocks only (the default)`, lineOfKey(lines, ['core'], 'audit_log'));
       }
     }
   }
   const packs = data['packs'];
   if (packs !== undefined) {
-    if (!isTable(packs)) warn('[packs] must be a table; every pack stays on');
+    if (!isTable(packs)) strict('[packs] must be a table; every pack stays on', lineOfKey(lines, [], 'packs'));
     else {
       for (const [name, v] of Object.entries(packs)) {
         const enabled = isTable(v) ? v['enabled'] : undefined;
         if (typeof enabled === 'boolean') config.packs[name] = { enabled };
-        else warn(`packs.${name} must be { enabled = true|false }; the pack stays on`);
+        else strict(`packs.${name} must be { enabled = true|false }, not ${JSON.stringify(v)}; the pack stays on`, lineOfKey(lines, ['packs'], name));
+        if (isTable(v)) for (const k of Object.keys(v)) if (k !== 'enabled') strict(`unknown key packs.${name}.${k} (ignored)`, lineOfKey(lines, ['packs', name], k) ?? lineOfKey(lines, ['packs'], name));
       }
     }
   }
@@ -85,7 +106,7 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
   if (bundles !== undefined) {
     if (!isTable(bundles)) warn('[bundles] must be a table; no bundle key is trusted');
     else {
-      for (const k of Object.keys(bundles)) if (k !== 'trusted_keys') warn(`unknown key bundles.${k} (ignored)`);
+      for (const k of Object.keys(bundles)) if (k !== 'trusted_keys') strict(`unknown key bundles.${k} (ignored)`, lineOfKey(lines, ['bundles'], k));
       const keys = bundles['trusted_keys'];
       if (keys !== undefined) {
         if (!Array.isArray(keys)) warn('bundles.trusted_keys must be a list of "ed25519:…" strings; no bundle key is trusted');
@@ -100,5 +121,51 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
       }
     }
   }
-  return { config, problems };
+  return withStrictReading(config, problems, file);
+}
+
+// ---- The strict reading (kept apart from the merge of config files other code adds) ----
+
+/** What a config.toml that cannot be read or parsed counts as: the strictest reading. */
+export function unparsableConfig(): BucklerConfig {
+  return { tier: 'strict', audit_log: null, packs: {} };
+}
+
+/** The note every block message ends with while config.toml is read the strict way. */
+export function strictReadingNote(problem: Problem, more: number): string {
+  const where = problem.line !== undefined ? `config.toml line ${problem.line}` : 'config.toml';
+  const what = problem.message.replace(/; read as[^;]*$|; the pack stays on$|; the audit log records blocks only \(the default\)$|; using the[^;]*$/, '');
+  return `${where}: ${what}${more > 0 ? ` (and ${more} more)` : ''}; using the strict reading`;
+}
+
+/** `config` with `strict_reading` set from the first error in `problems`, if any. */
+export function withStrictReading(config: BucklerConfig, problems: readonly Problem[], file: string): { config: BucklerConfig; problems: Problem[] } {
+  const errors = problems.filter((p) => p.severity === 'error' && p.file === file);
+  if (errors.length > 0) config.strict_reading = strictReadingNote(errors[0]!, errors.length - 1);
+  return { config, problems: [...problems] };
+}
+
+/**
+ * The 1-based line where `key` is set in table `table` (`[core]` → ['core']), found in the
+ * text: a `[table]` header, then `key =`; or `[table.key]` itself. Undefined when not found
+ * (a dotted key, say): the problem is then reported without a line.
+ */
+export function lineOfKey(lines: readonly string[], table: readonly string[], key: string): number | undefined {
+  const want = table.join('.');
+  const whole = [...table, key].join('.');
+  let current = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line.startsWith('[')) {
+      const name = line.replace(/^\[+\s*|\s*\]+\s*(#.*)?$/g, '').replace(/["']/g, '').replace(/\s*\.\s*/g, '.');
+      if (name === whole) return i + 1;
+      current = name;
+      continue;
+    }
+    if (current !== want) continue;
+    const eq = line.indexOf('=');
+    if (eq <= 0) continue;
+    if (line.slice(0, eq).trim().replace(/^["']|["']$/g, '') === key) return i + 1;
+  }
+  return undefined;
 }

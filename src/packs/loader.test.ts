@@ -283,29 +283,40 @@ rules:
     expect(r.problems.map((p) => p.rule)).toEqual(['t/broken']);
   });
 
-  it('a malformed config.toml: a clear warning and safe defaults', async () => {
+  it('a malformed config.toml: an error, and the strict reading (tier strict, every pack on)', async () => {
     write(path.join(packsDir, 't.yaml'), TWO_TIERS);
     const cfg = write(path.join(configHome, 'config.toml'), '[core]\ntier = \n');
     const r = await load();
-    expect(r.config).toEqual({ tier: 'baseline', audit_log: null, packs: {} });
+    expect(r.config).toMatchObject({ tier: 'strict', audit_log: null, packs: {} });
+    expect(r.config.strict_reading).toMatch(/^config\.toml line 2: not valid TOML .*; using the strict reading$/);
     expect(r.problems).toHaveLength(1);
-    expect(r.problems[0]).toMatchObject({ severity: 'warning', file: cfg, line: 2 });
-    expect(r.problems[0]!.message).toMatch(/not valid TOML .*using the defaults: tier baseline, audit log of blocks only/);
-    expect(r.policy.rules.map((x) => x.id)).toEqual(['t/baseline-one']);
+    expect(r.problems[0]).toMatchObject({ severity: 'error', file: cfg, line: 2 });
+    expect(r.problems[0]!.message).toMatch(/not valid TOML .*read as: tier strict, every pack on/);
+    expect(r.policy.rules.map((x) => x.id).sort()).toEqual(['t/baseline-one', 't/strict-one']);
   });
 
-  it.each([
-    ['[core]\ntier = "extreme"\n', /core.tier must be "baseline" or "strict"/],
-    ['[core]\naudit_log = "yes"\n', /core.audit_log must be true or false/],
-    ['[packs]\nx = false\n', /packs.x must be \{ enabled = true\|false \}/],
-    ['[core]\ncolour = 1\n', /unknown key core.colour/],
-    ['[extra]\n', /unknown section \[extra\]/],
-  ])('config %j → warning', async (text, message) => {
+  // text, message, line, tier read, audit_log read, packs read
+  it.each<[string, RegExp, number, string, boolean | null, Record<string, { enabled: boolean }>]>([
+    ['[core]\ntier = "extreme"\n', /core.tier must be "baseline" or "strict"/, 2, 'strict', null, {}],
+    ['[core]\naudit_log = "yes"\n', /core.audit_log must be true or false/, 2, 'baseline', null, {}],
+    ['[packs]\nx = false\n', /packs.x must be \{ enabled = true\|false \}/, 2, 'baseline', null, {}],
+    ['[packs]\nt = { enabled = "no" }\n', /packs.t must be \{ enabled = true\|false \}/, 2, 'baseline', null, {}],
+    ['[core]\ncolour = 1\n', /unknown key core.colour/, 2, 'baseline', null, {}],
+    ['\n[extra]\n', /unknown section \[extra\]/, 2, 'baseline', null, {}],
+  ])('config %j → an error, its line, the strictest valid reading', async (text, message, line, tier, audit, packs) => {
     write(path.join(configHome, 'config.toml'), text);
     const r = await load();
-    expect(r.problems.map((p) => p.message).join('\n')).toMatch(message);
-    expect(r.config.tier).toBe('baseline');
-    expect(r.config.audit_log).toBeNull();
+    const p = r.problems.find((x) => message.test(x.message));
+    expect(p).toMatchObject({ severity: 'error', line });
+    expect(r.config).toMatchObject({ tier, audit_log: audit, packs });
+    expect(r.config.strict_reading).toMatch(new RegExp(`^config\\.toml line ${line}: .*; using the strict reading$`));
+  });
+
+  it('a valid config has no strict reading', async () => {
+    write(path.join(configHome, 'config.toml'), '[core]\ntier = "baseline"\naudit_log = true\n');
+    const r = await load();
+    expect(r.problems).toEqual([]);
+    expect(r.config.strict_reading).toBeUndefined();
   });
 
   it('builtin packs (by file name) load before user packs (by file name); .yml counts, other files do not', async () => {

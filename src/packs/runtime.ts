@@ -393,16 +393,20 @@ export async function loadPolicyReport(paths: Paths, opts: RuntimeOptions = {}):
 }
 
 function reportFor(paths: Paths, opts: RuntimeOptions, c: PackCompiler): PolicyReport {
-  const { DEFAULT_CONFIG, compilePolicy, formatProblem, parseConfig } = c;
+  const { DEFAULT_CONFIG, compilePolicy, formatProblem, parseConfig, unparsableConfig, withStrictReading } = c;
   const problems: Problem[] = [];
 
   const configFile = opts.configFile ?? paths.configFile;
   let config: BucklerConfig = { ...DEFAULT_CONFIG, packs: {} };
+  const before = problems.length;
   const configText = readText(configFile, problems, true);
   if (configText !== null) {
     const parsed = parseConfig(configText, configFile);
     config = parsed.config;
     problems.push(...parsed.problems);
+  } else if (problems.length > before) {
+    // There but unreadable: the strict reading, never the defaults.
+    config = withStrictReading(unparsableConfig(), problems.slice(before), configFile).config;
   }
   if (opts.tier) config = { ...config, tier: opts.tier };
 
@@ -413,6 +417,7 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: PackCompiler): PolicyR
 
   const compiled = compilePolicy(packs.map((p) => p.pack), { tier: config.tier, packs: config.packs, examples: opts.examples ?? true });
   problems.push(...compiled.problems);
+  unknownPackIds(config, compiled.known, compiled.policy.packs, configFile, configText, c, problems);
   // A project rules file refused or left out (whole or in part): every action in the project
   // asks the person until it is fixed (project-load.ts), however the rest of the policy decides.
   const project = sources.find((s) => s.source === 'project');
@@ -435,4 +440,19 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: PackCompiler): PolicyR
     checked: compiled.checked,
     known: compiled.known,
   };
+}
+
+/**
+ * A `[packs]` id that names no pack loaded here is a warning, not an error: it may name a bundle
+ * or project pack that loads elsewhere.
+ */
+function unknownPackIds(config: BucklerConfig, known: readonly KnownRule[], loaded: readonly { id: string }[], file: string, text: string | null, c: PackCompiler, problems: Problem[]): void {
+  const ids = new Set<string>([...loaded.map((p) => p.id), ...known.map((k) => k.rule.pack)]);
+  const lines = text === null ? [] : text.split(/\r?\n/);
+  for (const id of Object.keys(config.packs)) {
+    if (ids.has(id)) continue;
+    const line = c.lineOfKey(lines, ['packs'], id);
+    const message = `[packs] ${id} matches no pack loaded here (it may name a bundle or project pack that loads elsewhere; check the spelling)`;
+    problems.push(line === undefined ? { severity: 'warning', file, message } : { severity: 'warning', file, line, message });
+  }
 }

@@ -7,7 +7,7 @@
 import type { CompiledRule } from '../core/policy.ts';
 import type { BundleRefused, verifyBundle } from './bundle.ts';
 import type { compilePolicy, PackSource } from './compile.ts';
-import type { BucklerConfig, DEFAULT_CONFIG, parseConfig } from './config.ts';
+import type { BucklerConfig, DEFAULT_CONFIG, lineOfKey, parseConfig, unparsableConfig, withStrictReading } from './config.ts';
 import type { FileState } from './file-state.ts';
 import type { formatProblem, Problem } from './problems.ts';
 import type { readHeader } from './schema.ts';
@@ -21,6 +21,9 @@ export interface PackCompiler {
   compilePolicy: typeof compilePolicy;
   DEFAULT_CONFIG: typeof DEFAULT_CONFIG;
   parseConfig: typeof parseConfig;
+  unparsableConfig: typeof unparsableConfig;
+  withStrictReading: typeof withStrictReading;
+  lineOfKey: typeof lineOfKey;
   formatProblem: typeof formatProblem;
   parseYaml: typeof parseYaml;
   YamlSyntaxError: typeof YamlSyntaxError;

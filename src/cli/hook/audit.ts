@@ -53,8 +53,25 @@ function auditEvent(result: HookResult, everyDecision: boolean, deps: DriverDeps
   return event;
 }
 
+/** `buckler doctor`'s self-test nonce, in the hook's environment (never the agent's command line). */
+export const SELF_TEST_VAR = 'BUCKLER_DOCTOR_SELF_TEST';
+/** The command `buckler doctor` asks each wired hook about (then a space and the nonce): unparsable, so denied. */
+export const SELF_TEST_COMMAND = 'echo "buckler doctor self-test: unterminated';
+
+/**
+ * A call `buckler doctor` made to test the hook: its nonce (at least 16 characters) is both in
+ * the hook's environment and in the command. Such calls stay out of the audit log.
+ */
+export function isDoctorSelfTest(result: HookResult, env: CliIO['env']): boolean {
+  const nonce = env[SELF_TEST_VAR];
+  if (typeof nonce !== 'string' || nonce.length < 16) return false;
+  const command = result.input?.shell?.command;
+  return typeof command === 'string' && command.startsWith(`${SELF_TEST_COMMAND} `) && command.endsWith(` ${nonce}`);
+}
+
 /** Records the call when the setting says so; sets `result.audited` when a record was written. */
 export async function auditHook(result: HookResult, ctx: AuditContext): Promise<void> {
+  if (isDoctorSelfTest(result, ctx.io.env)) return;
   const byDefault = recordedByDefault(result.output, result.allowOnce !== undefined);
   const setting = await auditSetting(result, byDefault, ctx);
   if (!isRecorded(setting, byDefault)) return;

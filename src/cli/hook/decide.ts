@@ -57,6 +57,16 @@ export function droppedNotice(dropped: readonly string[]): string {
   return `Buckler: ${n === 1 ? 'a rule was' : `${n} rules were`} not loaded and guard nothing: ${dropped[0]}${more}. Run \`buckler validate\` to see and fix them.`;
 }
 
+/**
+ * While config.toml is read the strict way (src/packs/config.ts), every block message ends with
+ * why, so the person can fix the file: `config.toml line N: <problem>; using the strict reading`.
+ */
+export function withStrictReadingNote(output: PolicyOutput, note: string | undefined): PolicyOutput {
+  if (note === undefined || (output.decision !== 'deny' && output.decision !== 'ask')) return output;
+  const end = (m: string | null): string => (m === null || m === '' ? note : `${m}\n${note}`);
+  return { ...output, user_message: end(output.user_message), agent_message: end(output.agent_message) };
+}
+
 /** Decides one event; a failure anywhere is answered with the adapter's failure reply. */
 export async function decide(req: DecideRequest, svc: DecideServices): Promise<HookResult> {
   const got: Progress & { raw?: { value: unknown } } = {};
@@ -105,7 +115,8 @@ async function decideEvent(req: DecideRequest, svc: DecideServices, got: Progres
     got.input = input;
     evaluated = await evaluateEvent(input, loaded, req.env, svc);
   }
-  const { output, allowOnce } = evaluated;
+  const { allowOnce } = evaluated;
+  const output = withStrictReadingNote(evaluated.output, loaded.config.strict_reading);
   const result: HookResult = { adapter, reply: adapter.adaptOutput(output, raw), output, input, loaded };
   if (project !== undefined) result.project = project;
   if (allowOnce) result.allowOnce = allowOnce;
