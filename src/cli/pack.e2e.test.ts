@@ -61,29 +61,29 @@ function state(): Record<string, string> {
 }
 
 const TERRAFORM_RULE = `
-  - id: no-terraform-destroy
+  - id: no-acmectl-destroy
     trigger: [pre_shell_exec, pre_shell_tool]
     match:
       shell_segments:
-        - program: terraform
+        - program: acmectl
           subcommand: destroy
     action: deny
     agent_message: "Blocked by the platform team's policy ({rule})."
     examples:
-      match: [terraform destroy -auto-approve]
-      no_match: [terraform plan]
+      match: [acmectl destroy -auto-approve]
+      no_match: [acmectl plan]
 `;
 const KUBECTL_RULE = `
-  - id: no-kubectl-delete
+  - id: no-acmekube-delete
     trigger: [pre_shell_exec, pre_shell_tool]
     match:
       shell_segments:
-        - program: kubectl
+        - program: acmekube
           subcommand: delete
     action: deny
     examples:
-      match: [kubectl delete ns prod]
-      no_match: [kubectl get pods]
+      match: [acmekube delete ns prod]
+      no_match: [acmekube get pods]
 `;
 const pack = (id: string, ...rules: string[]): string => `pack: ${id}\nversion: "1"\ndescription: test pack\nrules:${rules.join('')}`;
 
@@ -158,7 +158,7 @@ describe('buckler pack, end to end', () => {
 
   it('sign refuses packs with errors, and packs that take a builtin pack id', async () => {
     fs.mkdirSync(dirs().team, { recursive: true });
-    fs.writeFileSync(path.join(dirs().team, 'platform.yaml'), pack('acme-platform', TERRAFORM_RULE.replace('terraform destroy -auto-approve', 'terraform plan -x')));
+    fs.writeFileSync(path.join(dirs().team, 'platform.yaml'), pack('acme-platform', TERRAFORM_RULE.replace('acmectl destroy -auto-approve', 'acmectl plan -x')));
     const bad = await cli('pack', 'sign', dirs().team, '--key', path.join(dirs().keys, 'team.key'), '--name', 'acme', '--version', '1.0.0', '--out', path.join(root, 'x.bundle'));
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('not signed');
@@ -172,8 +172,8 @@ describe('buckler pack, end to end', () => {
   it('install from a file: refused until the key is trusted, then its rules decide hooks', async () => {
     const v1 = await sign('1.0.0', pack('acme-platform', TERRAFORM_RULE));
     // Warm the packs cache first: the install must invalidate it.
-    expect(await hook('terraform destroy -auto-approve')).toBe('none');
-    expect(await hook('terraform destroy -auto-approve')).toBe('none');
+    expect(await hook('acmectl destroy -auto-approve')).toBe('none');
+    expect(await hook('acmectl destroy -auto-approve')).toBe('none');
     await expectRefused(v1, 'untrusted-key');
     trust('team.key');
     const r = await cli('pack', 'install', v1);
@@ -181,8 +181,8 @@ describe('buckler pack, end to end', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('installed bundle acme 1.0.0 (packs: acme-platform');
     expect(fs.existsSync(path.join(dirs().bundles, 'acme.bundle'))).toBe(true);
-    expect(await hook('terraform destroy -auto-approve')).toBe('deny');
-    expect(await hook('terraform plan')).toBe('none');
+    expect(await hook('acmectl destroy -auto-approve')).toBe('deny');
+    expect(await hook('acmectl plan')).toBe('none');
     // Builtin rules still apply beside the bundle's.
     expect(await hook('git push --force origin main')).toBe('deny');
   });
@@ -202,7 +202,7 @@ describe('buckler pack, end to end', () => {
     expect(listed.packs).toContainEqual(expect.objectContaining({ id: 'agent-git', source: 'builtin', state: 'on' }));
     expect(listed.packs).toContainEqual(expect.objectContaining({ id: 'acme-platform', source: 'bundle', state: 'on' }));
     expect(entry).toMatchObject({ name: 'acme', version: '1.1.0', status: 'loaded', source: url, previous: '1.0.0', packs: [{ id: 'acme-platform', enabled: true }] });
-    expect(await hook('terraform destroy')).toBe('deny');
+    expect(await hook('acmectl destroy')).toBe('deny');
     // A URL that fails changes nothing either.
     const before = state();
     const missing = await cli('pack', 'install', `${baseUrl}/nothing-here.bundle`);
@@ -238,7 +238,7 @@ describe('buckler pack, end to end', () => {
       fs.writeFileSync(path.join(root, `clash-${id}.bundle`), clash);
       await expectRefused(path.join(root, `clash-${id}.bundle`), 'collision');
     }
-    expect(await hook('terraform destroy')).toBe('deny');
+    expect(await hook('acmectl destroy')).toBe('deny');
     const list = await cli('pack', 'list');
     expect(list.stdout).toMatch(/^acme 1\.1\.0 {2}loaded: acme-platform/m);
     expect(list.stdout).toMatch(/^ {2}agent-git +builtin +on/m);
@@ -258,12 +258,12 @@ describe('buckler pack, end to end', () => {
     expect(up.stdout).toContain('acme 1.1.0 is already installed and up to date');
 
     served.set('/policy/acme.bundle', fs.readFileSync(await sign('1.2.0', pack('acme-platform', TERRAFORM_RULE, KUBECTL_RULE))));
-    expect(await hook('kubectl delete ns prod')).toBe('none');
+    expect(await hook('acmekube delete ns prod')).toBe('none');
     const r = await cli('pack', 'update');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('installed bundle acme 1.2.0');
-    expect(await hook('kubectl delete ns prod')).toBe('deny');
+    expect(await hook('acmekube delete ns prod')).toBe('deny');
 
     // The source now serves something bad: update refuses it and keeps 1.2.0.
     served.set('/policy/acme.bundle', fs.readFileSync(path.join(root, 'tampered.bundle')));
@@ -283,18 +283,18 @@ describe('buckler pack, end to end', () => {
     expect(back.stderr).toBe('');
     expect(back.status).toBe(0);
     expect(back.stdout).toContain('rolled back acme: 1.2.0 -> 1.1.0');
-    expect(await hook('kubectl delete ns prod')).toBe('none');
-    expect(await hook('terraform destroy')).toBe('deny');
+    expect(await hook('acmekube delete ns prod')).toBe('none');
+    expect(await hook('acmectl destroy')).toBe('deny');
     const forth = await cli('pack', 'update', '--rollback', 'acme');
     expect(forth.status).toBe(0);
     expect(forth.stdout).toContain('rolled back acme: 1.1.0 -> 1.2.0');
-    expect(await hook('kubectl delete ns prod')).toBe('deny');
+    expect(await hook('acmekube delete ns prod')).toBe('deny');
   });
 
   it('validate and doctor show where each rule comes from', async () => {
     const v = await cli('validate', '--rules');
     expect(v.status).toBe(0);
-    expect(v.stdout).toMatch(/rule acme-platform\/no-kubectl-delete {2}deny {2}baseline {2}bundle acme 1\.2\.0 \(.*acme\.bundle\/platform\.yaml\)/);
+    expect(v.stdout).toMatch(/rule acme-platform\/no-acmekube-delete {2}deny {2}baseline {2}bundle acme 1\.2\.0 \(.*acme\.bundle\/platform\.yaml\)/);
     expect(v.stdout).toMatch(/rule agent-git\/\S+ {2}\w+ {2}\w+ {2}builtin/);
     const d = await cli('doctor');
     expect(d.stdout).toContain('pack acme-platform: 2 rules active, from bundle acme 1.2.0, signed by ed25519:');
@@ -304,16 +304,16 @@ describe('buckler pack, end to end', () => {
     const config = path.join(dirs().config, 'config.toml');
     const trusted = fs.readFileSync(config, 'utf8');
     fs.writeFileSync(config, `${trusted}\n[packs]\nacme-platform = { enabled = false }\n`);
-    expect(await hook('terraform destroy')).toBe('none');
+    expect(await hook('acmectl destroy')).toBe('none');
     const d = await cli('doctor');
     expect(d.stdout).toContain('pack acme-platform (bundle acme 1.2.0) is switched off in config.toml');
     fs.writeFileSync(config, trusted);
-    expect(await hook('terraform destroy')).toBe('deny');
+    expect(await hook('acmectl destroy')).toBe('deny');
   });
 
   it('a key removed from trust unloads its bundles, and doctor and list say so; a second trusted key (rotation) loads them again', async () => {
     trust('other.key');
-    expect(await hook('terraform destroy')).toBe('none');
+    expect(await hook('acmectl destroy')).toBe('none');
     const d = await cli('doctor');
     expect(d.status).toBe(1);
     expect(d.stdout).toMatch(/bundle refused, not loaded: .*acme\.bundle: signed by no trusted key/);
@@ -321,7 +321,7 @@ describe('buckler pack, end to end', () => {
     expect(list.stdout).toContain('acme 1.2.0  REFUSED (untrusted-key)');
     // Rotation: both keys trusted at once.
     trust('other.key', 'team.key');
-    expect(await hook('terraform destroy')).toBe('deny');
+    expect(await hook('acmectl destroy')).toBe('deny');
   });
 
   it('remove takes the bundle away entirely', async () => {
@@ -330,7 +330,7 @@ describe('buckler pack, end to end', () => {
     expect(r.stdout).toContain('removed bundle acme 1.2.0');
     expect(fs.existsSync(path.join(dirs().bundles, 'acme.bundle'))).toBe(false);
     expect(fs.existsSync(path.join(dirs().bundles, 'previous', 'acme.bundle'))).toBe(false);
-    expect(await hook('terraform destroy')).toBe('none');
+    expect(await hook('acmectl destroy')).toBe('none');
     expect((await cli('pack', 'list')).stdout).toContain('no bundle installed');
     const again = await cli('pack', 'remove', 'acme');
     expect(again.status).toBe(1);
