@@ -34,7 +34,7 @@ import { BYPASS_VARS } from '../core/policy.ts';
 import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import { actionContext } from './action-context.ts';
 import type { CliIO } from './io.ts';
-import { processPaths, processUid } from './process-paths.ts';
+import { policyOptions, processPaths, processUid } from './process-paths.ts';
 import { rulesProject } from './project.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
@@ -48,7 +48,7 @@ export interface DriverDeps {
 }
 
 const REAL: DriverDeps = {
-  loadPolicy: (env, project) => loadRuntimePolicy(processPaths(env), project === undefined ? { uid: processUid() } : { uid: processUid(), project }),
+  loadPolicy: (env, project) => loadRuntimePolicy(processPaths(env), project === undefined ? policyOptions(env) : { ...policyOptions(env), project }),
   // A script the command runs (`bash ./deploy.sh`) is read and analysed too, as in `check`:
   // otherwise an agent could write a forbidden command into a file and run the file.
   // The same for git aliases in the repository's and the user's config (read only when a
