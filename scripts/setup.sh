@@ -1148,8 +1148,7 @@ bk_system_wire() {
     bk_state_add syscreated "$dir"
   fi
   if [[ -f $file ]]; then bk_state_add syshook "$h existed $file"; else bk_state_add syshook "$h created $file"; fi
-  install -o 0 -g 0 -m 0644 "$user" "$file.tmp.$$"
-  mv -f "$file.tmp.$$" "$file"
+  install -o 0 -g 0 -m 0644 "$user" "$file.tmp.$$" && mv -f "$file.tmp.$$" "$file" || return 1
   bk_say "wired $h in $file (the person cannot change it)"
 }
 
@@ -1168,15 +1167,25 @@ bk_system_unwire() {
     bk_warn "could not strip $h hooks from $file (see above)"
     return 1
   fi
-  if [[ $how == created ]] && "$NODE" -e '
+  if [[ ! -f $user ]]; then
+    # The strip left nothing: the file held only Buckler's hooks.
+    if [[ $how == created ]]; then
+      rm -f "$file"
+      bk_say "removed $file (install --system had created it)"
+    else
+      printf '{}\n' >"$user"
+    fi
+  fi
+  if [[ ! -f $user ]]; then
+    :
+  elif [[ $how == created ]] && "$NODE" -e '
     const v = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     const empty = (o) => o === null || (typeof o === "object" && Object.values(o).every(empty)) || (Array.isArray(o) && o.length === 0);
     process.exit(empty(v) ? 0 : 1)' "$user" 2>/dev/null; then
     rm -f "$file"
     bk_say "removed $file (install --system had created it)"
   else
-    install -o 0 -g 0 -m 0644 "$user" "$file.tmp.$$"
-    mv -f "$file.tmp.$$" "$file"
+    install -o 0 -g 0 -m 0644 "$user" "$file.tmp.$$" && mv -f "$file.tmp.$$" "$file" || return 1
     bk_say "removed Buckler's $h hooks from $file"
   fi
 }

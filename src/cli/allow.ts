@@ -12,7 +12,8 @@ import path from 'node:path';
 import { addEntry, DEFAULT_TTL_MS, DEFAULT_USES, live, MAX_TTL_MS, MAX_USES, readStore, revokeEntries, shellWord, storeFile, type AllowEntry } from './allow-once.ts';
 import { auditPersonAction as audit } from './audit-person.ts';
 import type { CliIO } from './io.ts';
-import { processPathContext, processPaths, processUid } from './process-paths.ts';
+import { runSystemAllow } from './allow-system.ts';
+import { processPathContext, processPaths, processUid, systemMode } from './process-paths.ts';
 import { projectRoot } from './project.ts';
 import { allowOutput } from '../core/contract.ts';
 
@@ -52,6 +53,7 @@ function describe(e: AllowEntry, now: number): string {
 }
 
 export function run(args: string[], io: CliIO): number {
+  if (systemMode()) return runSystemAllow(args, io);
   let project: string | undefined;
   let uses = DEFAULT_USES;
   let ttl = DEFAULT_TTL_MS;

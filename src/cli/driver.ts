@@ -34,7 +34,7 @@ import { BYPASS_VARS } from '../core/policy.ts';
 import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import { actionContext } from './action-context.ts';
 import type { CliIO } from './io.ts';
-import { policyOptions, processPaths, processUid } from './process-paths.ts';
+import { policyOptions, processPaths, processUid, systemMode } from './process-paths.ts';
 import { rulesProject } from './project.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
@@ -443,6 +443,24 @@ export async function handleHook(
     }
   }
   // ── end AUDIT ────────────────────────────────────────────────────────────────────────────
+  // The locked-down install: blocks and grants used also go to the system log (system-log.ts).
+  if (worth && systemMode()) {
+    const { syslogText, toSyslog } = await import('./system-log.ts');
+    const o = result.output;
+    const text = syslogText({
+      uid: processUid(),
+      harness: result.adapter.name,
+      decision: o.decision,
+      was: result.allowOnce?.was,
+      grant: result.allowOnce?.ids.join(','),
+      rule: o.rule,
+      bypass: o.bypass ? 'yes' : undefined,
+      error: o.error?.code,
+      command: result.input?.shell?.command ?? result.input?.tool?.name,
+      cwd: result.input?.shell?.cwd,
+    });
+    toSyslog(text, o.decision === 'allow' ? 'auth.notice' : 'auth.warning');
+  }
   return result;
 }
 
