@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { allowOutput } from '../core/contract.ts';
-import { MAX_GRANT_SECONDS, parseSystemSettings } from '../packs/system-settings.ts';
+import { MAX_GRANT_SECONDS, parseSystemSettings } from './system-settings.ts';
 import { SYSTEM_DIRS } from '../paths.ts';
 import { shellWord, storeFile, type AllowEntry } from './allow-once.ts';
 import { auditPersonAction as audit } from './audit-person.ts';

@@ -52,7 +52,7 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
     warn(`not valid TOML (${first}); using the defaults: tier baseline, audit log of blocks only, all packs on`, typeof err.line === 'number' ? err.line : undefined);
     return { config, problems };
   }
-  // [system]: the locked-down install's approvals (system-settings.ts), read by `buckler allow|trust`.
+  // [system]: the locked-down install's approvals (src/cli/system-settings.ts), read by `buckler allow|trust`.
   for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs' && k !== 'bundles' && k !== 'system') warn(`unknown section [${k}] (ignored)`);
   const core = data['core'];
   if (core !== undefined) {

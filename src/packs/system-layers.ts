@@ -9,16 +9,18 @@ import { directorySource, type PackSourceProvider } from './sources.ts';
 
 /**
  * The system's config with the person's merged over it, tightening only: the stricter tier
- * wins; a pack is off only when both turn it off (a pack on in either is on); the audit log
- * setting and the trusted bundle keys are the system's (the person's keys are ignored: a
+ * wins; a pack on in either is on (the system's absent key counts as on, as every pack is by
+ * default; the person's absent key is no opinion, so the person's off never counts); the audit
+ * log setting and the trusted bundle keys are the system's (the person's keys are ignored: a
  * bundle could loosen). Pure.
  */
 export function mergeSystemOverUser(system: BucklerConfig, person: BucklerConfig): BucklerConfig {
   const tier = TIERS.indexOf(person.tier) > TIERS.indexOf(system.tier) ? person.tier : system.tier;
   const packs: BucklerConfig['packs'] = {};
   for (const name of new Set([...Object.keys(system.packs), ...Object.keys(person.packs)])) {
-    const off = system.packs[name]?.enabled === false && person.packs[name]?.enabled === false;
-    packs[name] = { enabled: !off };
+    // The system's word (absent: on, as every pack is by default), or the person turning it on.
+    const on = system.packs[name]?.enabled !== false || person.packs[name]?.enabled === true;
+    packs[name] = { enabled: on };
   }
   const merged: BucklerConfig = { tier, audit_log: system.audit_log ?? person.audit_log, packs };
   if (system.trusted_keys !== undefined) merged.trusted_keys = [...system.trusted_keys];
