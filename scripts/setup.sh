@@ -969,6 +969,7 @@ cmd_uninstall() {
 # ------------------------------------------------------------------------------------------
 # System mode: the locked-down install (docs/install.md "Locked-down install"), as root.
 #   setup.sh install   --system [--from TARBALL | --from-registry [VERSION]] [--online] [--node PATH]
+#   setup.sh update    --system --recompile      (after a change in /etc/buckler)
 #   setup.sh uninstall --system
 #   setup.sh paths     --system [--json]
 # Paths MIRROR src/paths.ts `SYSTEM_DIRS`, `resolveSystemPaths`, `SYSTEM_SETTINGS`; the parity
@@ -1190,8 +1191,41 @@ bk_system_unwire() {
   fi
 }
 
+# The system packs compiled into the root-owned cache, then the V8 code cache made by hooks of
+# each harness $@ (an allow and a deny each), both as every person's hook will read them. Again
+# after any change in /etc/buckler (`update --system --recompile`): the hooks cannot write the
+# cache, so until then each hook compiles the packs itself.
+bk_system_compile() {
+  local h ev
+  rm -rf "$BK_CACHE_DIR"
+  mkdir -p "$BK_TMP/warm"
+  bk_system_node check 'git status' >/dev/null 2>"$BK_TMP/check.err" ||
+    { cat "$BK_TMP/check.err" >&2; bk_die "the system packs do not compile (see above)"; }
+  [[ -d $BK_CACHE_DIR ]] || bk_die "the compiled-pack cache was not made in $BK_CACHE_DIR"
+  for h in "$@"; do
+    while IFS= read -r ev; do
+      printf '%s' "$ev" | bk_system_node --driver "$h" >/dev/null 2>&1 || true
+    done < <(bk_warm_events "$h")
+  done
+  chmod -R go-w,a+rX "$BK_DATA_HOME"
+  bk_say "compiled the system packs into $BK_CACHE_DIR and made the code cache in $(readlink -f "$BK_CURRENT")/dist"
+}
+
+# update --system --recompile: after the administrator changed /etc/buckler.
+bk_system_recompile() {
+  [[ -x $BK_LAUNCHER ]] || bk_die "Buckler's locked-down install is not here ($BK_DATA_HOME); run install --system first"
+  NODE=$(sed -n 's/^exec '"'"'\([^'"'"']*\)'"'"'.*/\1/p' "$BK_LAUNCHER" | head -n 1)
+  bk_require_system_node "$NODE"
+  bk_tmpdir
+  bk_lock
+  local -a wired=()
+  local rec
+  while IFS= read -r rec; do [[ -z $rec ]] || wired+=("${rec%% *}"); done < <(bk_state_get syshook)
+  bk_system_compile ${wired[@]+"${wired[@]}"}
+}
+
 cmd_install_system() {
-  local mode=$1 from= registry=0 registry_version= online=0 node_given=
+  local mode=$1 from= registry=0 registry_version= online=0 node_given= recompile=0
   shift
   while (($#)); do
     case $1 in
@@ -1204,6 +1238,7 @@ cmd_install_system() {
       --online) online=1 ;;
       --node) [[ $# -ge 2 ]] || bk_die "--node needs a path"; node_given=$2; shift ;;
       --node=*) node_given=${1#--node=} ;;
+      --recompile) [[ $mode == update ]] || bk_die "--recompile goes with update --system"; recompile=1 ;;
       *) bk_die "$mode --system: unknown option '$1' (see docs/install.md)" ;;
     esac
     shift
@@ -1212,6 +1247,7 @@ cmd_install_system() {
   [[ $(uname -s) == Linux ]] || bk_die "$mode --system supports Linux only"
   umask 022
   bk_system_paths
+  if ((recompile)); then bk_system_recompile; return; fi
   bk_require_system_node "$node_given"
   bk_tmpdir
   mkdir -p "$BK_TMP/warm"
@@ -1277,20 +1313,7 @@ cmd_install_system() {
     if bk_system_wire "$h" "$file"; then wired+=("$h"); else status=1; fi
   done
 
-  # The system packs compiled into the root-owned cache, then the V8 code cache made by hooks
-  # of every wired harness (an allow and a deny each), both as every person's hook will read them.
-  rm -rf "$BK_CACHE_DIR"
-  bk_system_node check 'git status' >/dev/null 2>"$BK_TMP/check.err" ||
-    { cat "$BK_TMP/check.err" >&2; bk_die "the system packs do not compile (see above)"; }
-  [[ -d $BK_CACHE_DIR ]] || bk_die "the compiled-pack cache was not made in $BK_CACHE_DIR"
-  local ev
-  for h in ${wired[@]+"${wired[@]}"}; do
-    while IFS= read -r ev; do
-      printf '%s' "$ev" | BK_WARM=1 bk_system_node --driver "$h" >/dev/null 2>&1 || true
-    done < <(bk_warm_events "$h")
-  done
-  chmod -R go-w,a+rX "$BK_DATA_HOME"
-  bk_say "compiled the system packs into $BK_CACHE_DIR and made the code cache in $target/dist"
+  bk_system_compile ${wired[@]+"${wired[@]}"}
   bk_say "protects: ${wired[*]-none}; not protected by this mode (no system settings file Buckler can rely on): ${unprotected[*]-none}"
   bk_say "people run: $BK_LAUNCHER (add $BK_BIN_DIR to PATH); grants: sudo $BK_LAUNCHER allow COMMAND"
   return "$status"

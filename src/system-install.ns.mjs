@@ -259,6 +259,15 @@ const revoke = sh(launcher, ['trust', '--revoke', '--project', project], { env: 
 const revoked = fire('claude-code', 'git push --force origin main');
 step('after sudo trust --revoke, denied again', revoke.status === 0 && revoked === 'deny', `${revoke.stderr} ${revoked}`);
 
+// ── after the administrator edits /etc/buckler: recompile ────────────────────────────────
+const cacheDir = '/opt/buckler/cache';
+const oldCache = fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs);
+const recompile = sh('bash', [SETUP, 'update', '--system', '--recompile'], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root' } });
+const newCache = fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs);
+step('update --system --recompile remakes the root-owned cache', recompile.status === 0 && newCache.length > 0 && Math.min(...newCache) > Math.max(0, ...oldCache), recompile.stdout + recompile.stderr);
+const afterRecompile = fire('claude-code', 'git push --force origin main');
+step('after recompile: still denied', afterRecompile === 'deny', afterRecompile);
+
 // ── doctor, as the person ─────────────────────────────────────────────────────────────────
 const doctor = asPerson(`${launcher} doctor`, '');
 step('doctor names the locked-down mode and the unprotected harnesses', /locked-down install/.test(doctor.stdout + doctor.stderr) && /not protected[^\n]*copilot-cli/.test(doctor.stdout + doctor.stderr), doctor.stdout + doctor.stderr);
