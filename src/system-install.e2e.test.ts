@@ -80,17 +80,19 @@ describe.skipIf(reason !== null)('locked-down install in a private mount namespa
   beforeAll(() => {
     bundle();
     tmp = fs.mkdtempSync(path.join(tmpdir(), 'buckler-system-'));
+    // The person (another user id) must be able to reach their home inside it.
+    fs.chmodSync(tmp, 0o755);
     host = hostState();
     const pack = spawnSync('npm', ['pack', '--offline', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8' });
     if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
     const tarball = path.join(tmp, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename);
     const scratch = path.join(tmp, 'ns');
     fs.mkdirSync(scratch);
-    const r = spawnSync('unshare', ['-m', '--propagation', 'private', process.execPath, SCRIPT, tarball, scratch, String(unusedUid())], { encoding: 'utf8', timeout: 420_000, maxBuffer: 64 << 20 });
+    const r = spawnSync('unshare', ['-m', '--propagation', 'private', process.execPath, SCRIPT, tarball, scratch, String(unusedUid())], { encoding: 'utf8', timeout: 900_000, maxBuffer: 64 << 20 });
     raw = `${r.stdout}\n${r.stderr}`;
     const last = r.stdout.trim().split('\n').pop() ?? '';
     steps = last.startsWith('{') ? (JSON.parse(last) as { steps: Step[] }).steps : [];
-  }, 480_000);
+  }, 960_000);
 
   afterAll(() => {
     if (tmp !== '') fs.rmSync(tmp, { recursive: true, force: true });

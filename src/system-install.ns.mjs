@@ -47,6 +47,9 @@ function snapshot() {
 }
 
 // ── the namespace's file systems ──────────────────────────────────────────────────────────
+for (let d = path.dirname(scratch); d !== '/'; d = path.dirname(d)) {
+  if ((fs.statSync(d).mode & 0o001) === 0) throw new Error(`${d} cannot be entered by other users: the person could not reach their home`);
+}
 execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=0755', 'tmpfs', scratch]);
 for (const d of ['/etc', '/var/lib', '/opt']) {
   const n = d.replaceAll('/', '_');
@@ -66,10 +69,14 @@ for (const l of ['/usr/bin/logger', '/bin/logger']) {
   }
 }
 
+// Root's commands get a scratch home too: nothing may land in the real /root.
+const rootHome = `${scratch}/root`;
+fs.mkdirSync(rootHome, { mode: 0o700 });
+
 const before = snapshot();
 
 // ── install ───────────────────────────────────────────────────────────────────────────────
-const install = sh('bash', [SETUP, 'install', '--system', '--from', tarball], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root' } });
+const install = sh('bash', [SETUP, 'install', '--system', '--from', tarball], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: rootHome } });
 step('install --system', install.status === 0, install.stdout + install.stderr);
 const protects = /protects: ([^;]*);/.exec(install.stdout)?.[1] ?? '';
 step('install names what it protects', protects.split(' ').sort().join(' ') === Object.keys(SYSTEM_FILES).sort().join(' '), protects);
@@ -217,11 +224,11 @@ const GRANT_S = 20;
 const configBefore = fs.readFileSync('/etc/buckler/config.toml', 'utf8');
 fs.writeFileSync('/etc/buckler/config.toml', configBefore.replace(/grant_seconds = \d+/, `grant_seconds = ${GRANT_S}`));
 const launcher = '/opt/buckler/bin/buckler';
-const noSudo = sh(launcher, ['allow', '--project', project, 'git', 'push', '--force', 'origin', 'main'], { env: { PATH: '/usr/bin:/bin', HOME: '/root' }, cwd: project });
+const noSudo = sh(launcher, ['allow', '--project', project, 'git', 'push', '--force', 'origin', 'main'], { env: { PATH: '/usr/bin:/bin', HOME: rootHome }, cwd: project });
 step('allow as root without SUDO_UID is refused', noSudo.status !== 0 && /SUDO_UID/.test(noSudo.stderr), noSudo.stderr);
 const byPerson = asPerson(`${launcher} allow --project ${project} git push --force origin main`, '');
 step('allow by the person is refused', byPerson.status !== 0 && /administrator/.test(byPerson.stderr), byPerson.stderr);
-const grant = sh(launcher, ['allow', '--project', project, 'git', 'push', '--force', 'origin', 'main'], { env: { PATH: '/usr/bin:/bin', HOME: '/root', SUDO_UID: String(UID), SUDO_GID: String(UID) }, cwd: project });
+const grant = sh(launcher, ['allow', '--project', project, 'git', 'push', '--force', 'origin', 'main'], { env: { PATH: '/usr/bin:/bin', HOME: rootHome, SUDO_UID: String(UID), SUDO_GID: String(UID) }, cwd: project });
 const granted = Date.now();
 step('sudo allow grants for SUDO_UID, time-bound, and says so', grant.status === 0 && /bounded by time only/.test(grant.stdout) && new RegExp(`for ${GRANT_S} s`).test(grant.stdout), grant.stdout + grant.stderr);
 const st = fs.statSync(`/var/lib/buckler/${UID}/allow-once.json`, { throwIfNoEntry: false });
@@ -235,15 +242,15 @@ const wait = granted + GRANT_S * 1000 + 500 - Date.now();
 if (wait > 0) execFileSync('sleep', [String(wait / 1000)]);
 const after = fire('claude-code', 'git push --force origin main');
 step('the grant expires', after === 'deny', after);
-const tooLong = sh(launcher, ['allow', '--for', '11m', 'git', 'status'], { env: { PATH: '/usr/bin:/bin', HOME: '/root', SUDO_UID: String(UID) }, cwd: project });
+const tooLong = sh(launcher, ['allow', '--for', '11m', 'git', 'status'], { env: { PATH: '/usr/bin:/bin', HOME: rootHome, SUDO_UID: String(UID) }, cwd: project });
 step('a grant longer than 10 minutes is refused', tooLong.status === 2, tooLong.stderr);
 fs.writeFileSync('/etc/buckler/config.toml', configBefore.replace(/allow = true/, 'allow = false'));
-const off = sh(launcher, ['allow', 'git', 'status'], { env: { PATH: '/usr/bin:/bin', HOME: '/root', SUDO_UID: String(UID) }, cwd: project });
+const off = sh(launcher, ['allow', 'git', 'status'], { env: { PATH: '/usr/bin:/bin', HOME: rootHome, SUDO_UID: String(UID) }, cwd: project });
 step('the system config switches allow off', off.status === 1 && /allow off/.test(off.stderr), off.stderr);
 fs.writeFileSync('/etc/buckler/config.toml', configBefore);
 
 // ── sudo-style trust of project rules ────────────────────────────────────────────────────
-const rootEnv = { PATH: '/usr/bin:/bin', HOME: '/root' };
+const rootEnv = { PATH: '/usr/bin:/bin', HOME: rootHome };
 const trustNoSudo = sh(launcher, ['trust', '--project', project], { env: rootEnv, cwd: project });
 step('trust as root without SUDO_UID is refused', trustNoSudo.status !== 0 && /SUDO_UID/.test(trustNoSudo.stderr), trustNoSudo.stderr);
 const trustByPerson = asPerson(`${launcher} trust --project ${project}`, '');
@@ -262,7 +269,7 @@ step('after sudo trust --revoke, denied again', revoke.status === 0 && revoked =
 // ── after the administrator edits /etc/buckler: recompile ────────────────────────────────
 const cacheDir = '/opt/buckler/cache';
 const oldCache = fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs);
-const recompile = sh('bash', [SETUP, 'update', '--system', '--recompile'], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root' } });
+const recompile = sh('bash', [SETUP, 'update', '--system', '--recompile'], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: rootHome } });
 const newCache = fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs);
 step('update --system --recompile remakes the root-owned cache', recompile.status === 0 && newCache.length > 0 && Math.min(...newCache) > Math.max(0, ...oldCache), recompile.stdout + recompile.stderr);
 const afterRecompile = fire('claude-code', 'git push --force origin main');
@@ -273,7 +280,7 @@ const doctor = asPerson(`${launcher} doctor`, '');
 step('doctor names the locked-down mode and the unprotected harnesses', /locked-down install/.test(doctor.stdout + doctor.stderr) && /not protected[^\n]*copilot-cli/.test(doctor.stdout + doctor.stderr), doctor.stdout + doctor.stderr);
 
 // ── uninstall ─────────────────────────────────────────────────────────────────────────────
-const uninstall = sh('bash', [SETUP, 'uninstall', '--system'], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root' } });
+const uninstall = sh('bash', [SETUP, 'uninstall', '--system'], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: rootHome } });
 step('uninstall --system', uninstall.status === 0, uninstall.stdout + uninstall.stderr);
 const left = snapshot();
 const diff = [...new Set([...Object.keys(before), ...Object.keys(left)])].filter((k) => before[k] !== left[k]);
