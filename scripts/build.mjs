@@ -5,9 +5,11 @@
 //   as one CommonJS function expression that the loader calls.
 //   CJS, not ESM: on Node 20 the ESM loader alone costs 5–9 % of start-up
 //   (../shared/reference/parsers-and-startup.md §1.1).
-// - dist/cli-<command>.cjs: every other command (evaluate, check, validate, hooks, paths, log),
-//   one bundle each. src/cli/main.ts `import()`s them; here those imports become require()s of
-//   the sibling file, so the hook never reads or compiles their code (docs/performance.md).
+// - dist/cli-<module>.cjs: every other command, one bundle each: the modules the command table
+//   (src/cli/command-table.ts) names. src/cli/main.ts `import()`s them; here those imports become
+//   require()s of the sibling file, so the hook never reads or compiles their code
+//   (docs/performance.md). A dynamic import in main.ts of anything else but the hook's own module
+//   fails the build: a command missing from the table would otherwise land in the hook bundle.
 // - js-yaml and smol-toml stay external: they are require()d from node_modules only when packs
 //   or config.toml are (re)compiled, never on a warm hook.
 import { build } from 'esbuild';
@@ -16,7 +18,6 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } f
 import path from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const COMMANDS = ['evaluate', 'check', 'validate', 'hooks', 'paths', 'log', 'doctor', 'pack', 'explain', 'policy-test'];
 
 const common = {
   bundle: true,
@@ -32,15 +33,42 @@ const common = {
   legalComments: 'none',
 };
 
+/** The command table, evaluated (it imports nothing): which modules run commands, and the hook's. */
+async function commandTable() {
+  const out = await build({ ...common, plugins: [], entryPoints: ['src/cli/command-table.ts'], write: false, minify: false });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, () => {
+    throw new Error('the command table must not require anything');
+  });
+  return mod.exports;
+}
+const TABLE = await commandTable();
+const COMMANDS = TABLE.COMMAND_TABLE.map((c) => c.module).filter((m) => m !== null);
+const HOOK_MODULE = TABLE.HOOK.module;
+
 /** main.ts's `import('./check.ts')` → `require('./cli-check.cjs')`, resolved next to the bundle. */
 const lazyCommands = {
   name: 'lazy-commands',
   setup(b) {
-    const re = new RegExp(`^\\./(${COMMANDS.join('|')})\\.ts$`);
-    b.onResolve({ filter: re }, (args) => {
+    b.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => {
       if (!args.importer.endsWith('/src/cli/main.ts') || args.kind !== 'dynamic-import') return undefined;
-      return { path: `./cli-${re.exec(args.path)[1]}.cjs`, external: true };
+      const name = args.path.slice(2, -3);
+      if (name === HOOK_MODULE) return undefined;
+      if (!COMMANDS.includes(name)) return { errors: [{ text: `src/cli/main.ts imports ./${name}.ts, which no entry of src/cli/command-table.ts names: add it to the table` }] };
+      return { path: `./cli-${name}.cjs`, external: true };
     });
+  },
+};
+
+/**
+ * A command's `--help` (src/cli/show-help.ts) `import()`s the help module: in the command
+ * bundles that becomes a require() of dist/cli-help.cjs, so the help and the registries it fills
+ * its texts from stay out of every command's own bundle.
+ */
+const lazyHelp = {
+  name: 'lazy-help',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/help\.ts$/ }, (args) => (args.importer.endsWith('/src/cli/show-help.ts') && args.kind === 'dynamic-import' ? { path: './cli-help.cjs', external: true } : undefined));
   },
 };
 
@@ -127,7 +155,7 @@ await Promise.all([
   // function wrapper at build time, so the loader compiles the file as read, without copying it
   // into a second, wrapped string; `node dist/main.cjs` alone therefore runs nothing.
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/main.cjs`, plugins: [builtins, lazyCommands, precomputed], minify: true, banner: { js: '(function (exports, require, module, __filename, __dirname) {' }, footer: { js: '\n})' }, supported: { 'dynamic-import': false } }),
-  ...COMMANDS.map((c) => build({ ...common, entryPoints: [`src/cli/${c}.ts`], outfile: `${OUT}/cli-${c}.cjs` })),
+  ...COMMANDS.map((c) => build({ ...common, entryPoints: [`src/cli/${c}.ts`], outfile: `${OUT}/cli-${c}.cjs`, plugins: [builtins, lazyHelp], supported: { 'dynamic-import': false } })),
 ]);
 // The entry: runs dist/main.cjs through a V8 code cache (src/cli/loader.ts). The cache's file
 // name carries a digest of main.cjs: V8 itself checks cached data only against the source's

@@ -129,36 +129,104 @@ bk_resolve_paths() {
   bk_join BK_BUNDLES_DIR "$BK_DATA_HOME" bundles
   bk_join BK_CURRENT "$BK_DATA_HOME" current
   if [[ $BK_PLATFORM == win32 ]]; then bk_join BK_LAUNCHER "$BK_BIN_DIR" buckler.cmd; else bk_join BK_LAUNCHER "$BK_BIN_DIR" buckler; fi
-  # harnessHomeDir / harnessConfigFile(…, 'user', …)
-  bk_join BK_CURSOR_HOME "$BK_HOME" .cursor
-  bk_join BK_CURSOR_USER "$BK_CURSOR_HOME" hooks.json
-  BK_CLAUDE_HOME=${CLAUDE_CONFIG_DIR:-}
-  [[ -n $BK_CLAUDE_HOME ]] || bk_join BK_CLAUDE_HOME "$BK_HOME" .claude
-  bk_join BK_CLAUDE_USER "$BK_CLAUDE_HOME" settings.json
-  BK_CODEX_HOME=${CODEX_HOME:-}
-  [[ -n $BK_CODEX_HOME ]] || bk_join BK_CODEX_HOME "$BK_HOME" .codex
-  bk_join BK_CODEX_USER "$BK_CODEX_HOME" hooks.json
-  local gemini_base=${GEMINI_CLI_HOME:-$BK_HOME}
-  bk_join BK_GEMINI_HOME "$gemini_base" .gemini
-  bk_join BK_GEMINI_USER "$BK_GEMINI_HOME" settings.json
-  BK_COPILOT_HOME=${COPILOT_HOME:-}
-  [[ -n $BK_COPILOT_HOME ]] || bk_join BK_COPILOT_HOME "$BK_HOME" .copilot
-  bk_join BK_COPILOT_USER "$BK_COPILOT_HOME" settings.json
-  bk_join BK_DROID_HOME "$BK_HOME" .factory
-  bk_join BK_DROID_USER "$BK_DROID_HOME" settings.json
-  BK_QWEN_HOME=${QWEN_HOME:-}
-  [[ -n $BK_QWEN_HOME ]] || bk_join BK_QWEN_HOME "$BK_HOME" .qwen
-  bk_join BK_QWEN_USER "$BK_QWEN_HOME" settings.json
-  # OpenCode: an absolute XDG_CONFIG_HOME, else ~/.config; the "config" is Buckler's plugin file.
-  local opencode_base
-  bk_dir_var opencode_base XDG_CONFIG_HOME
-  [[ -n $opencode_base ]] || bk_join opencode_base "$BK_HOME" .config
-  bk_join BK_OPENCODE_HOME "$opencode_base" opencode
-  bk_join BK_OPENCODE_USER "$BK_OPENCODE_HOME" plugins buckler.js
 }
 
-# Every harness setup.sh can wire, in the order it wires them.
+# generated: harnesses (node scripts/gen-docs.mjs; do not edit)
+# Every harness setup.sh can wire, in the order it wires them (src/harnesses/index.ts).
 BK_HARNESSES=(cursor claude-code codex gemini-cli copilot-cli factory-droid qwen-code opencode)
+
+# bk_harness_spec NAME: the harness's record (src/harnesses/NAME.ts), for harnessHomeDir and
+# harnessConfigFile(…, "user", …): BK_HS_PATH (its folder below the home directory), BK_HS_VAR,
+# BK_HS_IS and BK_HS_ABS (the variable that moves it, what its value stands for, absolute only),
+# BK_HS_USER (the user-scope file below its folder). Returns 1 for an unknown name.
+bk_harness_spec() {
+  case $1 in
+    cursor)
+      BK_HS_PATH=(.cursor)
+      BK_HS_VAR= BK_HS_IS= BK_HS_ABS=0
+      BK_HS_USER=(hooks.json)
+      ;;
+    claude-code)
+      BK_HS_PATH=(.claude)
+      BK_HS_VAR=CLAUDE_CONFIG_DIR BK_HS_IS=folder BK_HS_ABS=0
+      BK_HS_USER=(settings.json)
+      ;;
+    codex)
+      BK_HS_PATH=(.codex)
+      BK_HS_VAR=CODEX_HOME BK_HS_IS=folder BK_HS_ABS=0
+      BK_HS_USER=(hooks.json)
+      ;;
+    gemini-cli)
+      BK_HS_PATH=(.gemini)
+      BK_HS_VAR=GEMINI_CLI_HOME BK_HS_IS=home BK_HS_ABS=0
+      BK_HS_USER=(settings.json)
+      ;;
+    copilot-cli)
+      BK_HS_PATH=(.copilot)
+      BK_HS_VAR=COPILOT_HOME BK_HS_IS=folder BK_HS_ABS=0
+      BK_HS_USER=(settings.json)
+      ;;
+    factory-droid)
+      BK_HS_PATH=(.factory)
+      BK_HS_VAR= BK_HS_IS= BK_HS_ABS=0
+      BK_HS_USER=(settings.json)
+      ;;
+    qwen-code)
+      BK_HS_PATH=(.qwen)
+      BK_HS_VAR=QWEN_HOME BK_HS_IS=folder BK_HS_ABS=0
+      BK_HS_USER=(settings.json)
+      ;;
+    opencode)
+      BK_HS_PATH=(.config opencode)
+      BK_HS_VAR=XDG_CONFIG_HOME BK_HS_IS=parent BK_HS_ABS=1
+      BK_HS_USER=(plugins buckler.js)
+      ;;
+    *) return 1 ;;
+  esac
+}
+# end generated
+
+# bk_harness_home OUT NAME: harnessHomeDir(NAME), from the harness's record (bk_harness_spec).
+bk_harness_home() {
+  local _bk_out=$1 _bk_hv= _bk_h
+  bk_harness_spec "$2"
+  if [[ -n $BK_HS_VAR ]]; then
+    if ((BK_HS_ABS)); then bk_dir_var _bk_hv "$BK_HS_VAR"; else _bk_hv=${!BK_HS_VAR:-}; fi
+  fi
+  if [[ -z $_bk_hv ]]; then
+    bk_join _bk_h "$BK_HOME" "${BK_HS_PATH[@]}"
+  else
+    case $BK_HS_IS in
+      folder) _bk_h=$_bk_hv ;;
+      home) bk_join _bk_h "$_bk_hv" "${BK_HS_PATH[@]}" ;;
+      parent) bk_join _bk_h "$_bk_hv" "${BK_HS_PATH[${#BK_HS_PATH[@]} - 1]}" ;;
+    esac
+  fi
+  printf -v "$_bk_out" '%s' "$_bk_h"
+}
+
+# bk_harness_user_file OUT NAME: harnessConfigFile(NAME, 'user', …).
+bk_harness_user_file() {
+  local _bk_out=$1 _bk_home
+  bk_harness_home _bk_home "$2"
+  bk_harness_spec "$2"
+  bk_join "$_bk_out" "$_bk_home" "${BK_HS_USER[@]}"
+}
+
+# bk_harness_env_for NAME FILE: exports what makes harnessConfigFile(NAME, 'user', …) give FILE
+# (the file recorded at install time wins over today's variables): the harness's variable, or
+# HOME for a harness no variable moves.
+bk_harness_env_for() {
+  local f=$2 i
+  bk_harness_spec "$1"
+  for ((i = 0; i < ${#BK_HS_USER[@]}; i++)); do f=${f%/*}; done
+  case $BK_HS_IS in
+    folder) ;;
+    parent) f=${f%/*} ;;
+    *) for ((i = 0; i < ${#BK_HS_PATH[@]}; i++)); do f=${f%/*}; done ;;
+  esac
+  if [[ -n $BK_HS_VAR ]]; then export "$BK_HS_VAR=$f"; else export HOME="$f"; fi
+}
 
 # ------------------------------------------------------------------------------------------
 # Messages and small helpers
@@ -199,31 +267,6 @@ bk_sh_quote() {
   printf '%s' "$out$s'"
 }
 
-bk_harness_home() {
-  case $1 in
-    cursor) printf '%s' "$BK_CURSOR_HOME" ;;
-    claude-code) printf '%s' "$BK_CLAUDE_HOME" ;;
-    codex) printf '%s' "$BK_CODEX_HOME" ;;
-    gemini-cli) printf '%s' "$BK_GEMINI_HOME" ;;
-    copilot-cli) printf '%s' "$BK_COPILOT_HOME" ;;
-    factory-droid) printf '%s' "$BK_DROID_HOME" ;;
-    qwen-code) printf '%s' "$BK_QWEN_HOME" ;;
-    opencode) printf '%s' "$BK_OPENCODE_HOME" ;;
-  esac
-}
-bk_harness_user_file() {
-  case $1 in
-    cursor) printf '%s' "$BK_CURSOR_USER" ;;
-    claude-code) printf '%s' "$BK_CLAUDE_USER" ;;
-    codex) printf '%s' "$BK_CODEX_USER" ;;
-    gemini-cli) printf '%s' "$BK_GEMINI_USER" ;;
-    copilot-cli) printf '%s' "$BK_COPILOT_USER" ;;
-    factory-droid) printf '%s' "$BK_DROID_USER" ;;
-    qwen-code) printf '%s' "$BK_QWEN_USER" ;;
-    opencode) printf '%s' "$BK_OPENCODE_USER" ;;
-  esac
-}
-
 # ------------------------------------------------------------------------------------------
 # paths
 # ------------------------------------------------------------------------------------------
@@ -249,12 +292,14 @@ cmd_paths() {
       out="$out$sep\"${key%%:*}\": $BK_J"
       sep=', '
     done
-    local h hsep=
+    local h hsep= f
     out="$out, \"harnesses\": {"
     for h in "${BK_HARNESSES[@]}"; do
-      bk_json_str "$(bk_harness_home "$h")"
+      bk_harness_home f "$h"
+      bk_json_str "$f"
       out="$out$hsep\"$h\": {\"home\": $BK_J"
-      bk_json_str "$(bk_harness_user_file "$h")"
+      bk_harness_user_file f "$h"
+      bk_json_str "$f"
       out="$out, \"user\": $BK_J}"
       hsep=', '
     done
@@ -264,11 +309,12 @@ cmd_paths() {
       'data home' "$BK_DATA_HOME" 'config home' "$BK_CONFIG_HOME" 'state home' "$BK_STATE_HOME" \
       'config file' "$BK_CONFIG_FILE" 'user rules' "$BK_RULES_DIR" 'audit log' "$BK_AUDIT_LOG" \
       'cache' "$BK_CACHE_DIR" 'versions' "$BK_VERSIONS_DIR" 'pack bundles' "$BK_BUNDLES_DIR" 'current' "$BK_CURRENT" \
-      'bin dir' "$BK_BIN_DIR" 'launcher' "$BK_LAUNCHER" \
-      'cursor (user)' "$BK_CURSOR_USER" 'claude-code (user)' "$BK_CLAUDE_USER" \
-      'codex (user)' "$BK_CODEX_USER" 'gemini-cli (user)' "$BK_GEMINI_USER" \
-      'copilot-cli (user)' "$BK_COPILOT_USER" 'factory-droid (user)' "$BK_DROID_USER" \
-      'qwen-code (user)' "$BK_QWEN_USER" 'opencode (user)' "$BK_OPENCODE_USER"
+      'bin dir' "$BK_BIN_DIR" 'launcher' "$BK_LAUNCHER"
+    local h f
+    for h in "${BK_HARNESSES[@]}"; do
+      bk_harness_user_file f "$h"
+      printf '%-20s %s\n' "$h (user)" "$f"
+    done
   fi
 }
 
@@ -675,10 +721,12 @@ bk_wire_hooks() {
   # extra shell exec on every hook call (the launcher is for people; hooks run per command).
   cmd="$(bk_sh_quote "$NODE") $(bk_sh_quote "$BK_CURRENT/dist/buckler.cjs")"
   for h in "$@"; do
-    file=$(bk_harness_user_file "$h")
+    bk_harness_user_file file "$h"
     bk_state_add hook "$h $file"
     if "$BK_LAUNCHER" hooks merge --harness "$h" --scope user --command "$cmd" >"$BK_TMP/hooks.out" 2>&1; then
       bk_say "wired $h hooks in $file"
+      # What the harness still needs before the hooks run (a trust step): shown, never silent.
+      while IFS= read -r w; do bk_warn "$h: $w"; done < <(sed -n 's/^  warning  //p' "$BK_TMP/hooks.out")
     else
       cat "$BK_TMP/hooks.out" >&2
       bk_warn "could not wire $h hooks in $file (see above); fix it and rerun, or run: buckler hooks merge --harness $h --command $cmd"
@@ -689,10 +737,7 @@ bk_wire_hooks() {
 }
 
 bk_check_harness_name() {
-  case $1 in
-    cursor | claude-code | codex | gemini-cli | copilot-cli | factory-droid | qwen-code | opencode) ;;
-    *) bk_die "--harness $1: expected ${BK_HARNESSES[*]} or all" ;;
-  esac
+  bk_harness_spec "$1" || bk_die "--harness $1: expected ${BK_HARNESSES[*]} or all"
 }
 
 # ------------------------------------------------------------------------------------------
@@ -746,7 +791,7 @@ cmd_install() {
   # Which harnesses to wire: update re-wires the recorded ones; then the named ones, or (install
   # without --harness) those whose directory exists. Each once.
   local -a wire=()
-  local rec listed
+  local rec listed found
   if ((!no_hooks)); then
     local -a want=()
     if [[ $mode == update ]]; then
@@ -758,7 +803,8 @@ cmd_install() {
       done
     elif [[ $mode == install ]]; then
       for h in "${BK_HARNESSES[@]}"; do
-        [[ ! -d $(bk_harness_home "$h") ]] || want+=("$h")
+        bk_harness_home found "$h"
+        [[ ! -d $found ]] || want+=("$h")
       done
     fi
     for h in ${want[@]+"${want[@]}"}; do
@@ -815,7 +861,13 @@ cmd_install() {
   if ((${#wire[@]})); then
     bk_wire_hooks "${wire[@]}" || status=1
   elif [[ $mode == install && $no_hooks == 0 ]]; then
-    bk_say "no harness found (~/.cursor, ~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.factory, ~/.qwen, ~/.config/opencode); wire one later with: setup.sh update --harness NAME (${BK_HARNESSES[*]})"
+    local looked= sep=
+    for h in "${BK_HARNESSES[@]}"; do
+      bk_harness_home found "$h"
+      looked="$looked$sep$found"
+      sep=', '
+    done
+    bk_say "no harness found ($looked); wire one later with: setup.sh update --harness NAME (${BK_HARNESSES[*]})"
   fi
   bk_path_hint
   return "$status"
@@ -895,17 +947,14 @@ cmd_uninstall() {
       failed=1
       continue
     fi
-    # The file recorded at install time wins over today's CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME
-    # and QWEN_HOME, and XDG_CONFIG_HOME for OpenCode's plugin (Factory Droid reads its folder from HOME only).
-    if (case $h in
-      claude-code) export CLAUDE_CONFIG_DIR="${file%/*}" ;;
-      codex) export CODEX_HOME="${file%/*}" ;;
-      gemini-cli) f=${file%/*}; export GEMINI_CLI_HOME="${f%/*}" ;;
-      copilot-cli) export COPILOT_HOME="${file%/*}" ;;
-      factory-droid) f=${file%/*}; export HOME="${f%/*}" ;;
-      qwen-code) export QWEN_HOME="${file%/*}" ;;
-      opencode) f=${file%/*}; f=${f%/*}; export XDG_CONFIG_HOME="${f%/*}" ;;
-    esac
+    # The file recorded at install time wins over today's harness variables (CLAUDE_CONFIG_DIR,
+    # CODEX_HOME, …; HOME for a harness no variable moves).
+    if ! bk_harness_spec "$h"; then
+      bk_warn "cannot strip $h hooks from $file: setup.sh no longer knows the harness $h"
+      failed=1
+      continue
+    fi
+    if (bk_harness_env_for "$h" "$file"
       "$NODE" "$bundle" hooks strip --harness "$h" --scope user >"$BK_TMP/hooks.out" 2>&1); then
       bk_say "removed Buckler's $h hooks from $file"
     else

@@ -4,14 +4,16 @@
  *     grammars  →  shell  →  core  →  packs, adapters, audit  →  installers  →  cli
  *
  * (grammars holds program knowledge as data and the one reader; the shell analysis reads
- * programs with it to find what they run), plus two leaves anything with I/O may use: paths.ts
- * (the one resolver) and files/ (the one atomic write and the one lock file; the lock alone may
- * ask `process` for its pid and whether a pid is alive).
+ * programs with it to find what they run), plus three leaves anything with I/O may use: paths.ts
+ * (the one resolver), harnesses/ (one data record per harness, pure; paths.ts reads it) and
+ * files/ (the one atomic write and the one lock file; the lock alone may ask `process` for its
+ * pid and whether a pid is alive).
  *
  * Imports are read with regular expressions (static, dynamic, re-exports, require). The core and
  * what it builds on stay pure: no Node modules, no packages, no process, no clock, no randomness.
  * Only src/cli touches `process`; only packs/runtime.ts and the pack sources it reads through
- * (packs/sources.ts: builtin, user, bundle) read pack files from disk.
+ * (packs/sources.ts: builtin, user, bundle) read pack files from disk. And no import cycle
+ * anywhere under src/, every kind of import counted (importCycles, with a test that it finds one).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,19 +21,20 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = path.dirname(new URL(import.meta.url).pathname);
 
-type Layer = 'shell' | 'grammars' | 'core' | 'packs' | 'adapters' | 'audit' | 'installers' | 'cli' | 'paths' | 'files';
+type Layer = 'shell' | 'grammars' | 'core' | 'packs' | 'adapters' | 'audit' | 'installers' | 'cli' | 'paths' | 'harnesses' | 'files';
 
 /** What each folder may import from src/ (its own folder always). `*`: anything. */
 const MAY_IMPORT: Record<Layer, readonly Layer[] | '*'> = {
   shell: ['grammars'],
   grammars: [],
   core: ['shell', 'grammars'],
-  packs: ['core', 'grammars', 'paths', 'files'],
-  adapters: ['core'],
-  audit: ['core', 'paths', 'files'],
-  installers: ['adapters', 'core', 'paths', 'files'],
+  packs: ['core', 'grammars', 'paths', 'harnesses', 'files'],
+  adapters: ['core', 'harnesses'],
+  audit: ['core', 'paths', 'harnesses', 'files'],
+  installers: ['adapters', 'core', 'paths', 'harnesses', 'files'],
   cli: '*',
-  paths: [],
+  paths: ['harnesses'],
+  harnesses: [],
   files: [],
 };
 
@@ -48,11 +51,12 @@ const IO_MODULES = new Set([
 ]);
 
 /** Folders that must stay pure: no Node modules or packages at all, no process, clock or randomness. */
-const PURE: ReadonlySet<Layer> = new Set(['shell', 'grammars', 'core']);
+const PURE: ReadonlySet<Layer> = new Set(['shell', 'grammars', 'core', 'harnesses']);
 /** Folders that may not do I/O through Node modules (they translate data). */
 const NO_IO: ReadonlySet<Layer> = new Set(['adapters']);
 /** Packages a non-test file of a folder may import. */
-const PACKAGES: Partial<Record<Layer, readonly string[]>> = { packs: ['js-yaml', 'smol-toml'] };
+// installers: smol-toml checks each edit of Codex's config.toml (installers/codex/toml-state.ts).
+const PACKAGES: Partial<Record<Layer, readonly string[]>> = { packs: ['js-yaml', 'smol-toml'], installers: ['smol-toml'] };
 /** The only packs files allowed Node I/O modules, and which. */
 const PACKS_IO: Record<string, readonly string[]> = {
   'packs/runtime.ts': ['fs'],
@@ -145,6 +149,116 @@ function problemsOf(rel: string, text: string): string[] {
   return out;
 }
 
+/**
+ * The import cycles of a graph (file → the files it imports): each strongly connected set of
+ * two or more files, or a file importing itself, sorted (Tarjan's algorithm, iterative).
+ */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  let next = 0;
+  for (const root of graph.keys()) {
+    if (index.has(root)) continue;
+    const work: Array<{ node: string; edge: number }> = [{ node: root, edge: 0 }];
+    index.set(root, next);
+    low.set(root, next++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const edges = graph.get(top.node) ?? [];
+      if (top.edge < edges.length) {
+        const to = edges[top.edge++]!;
+        if (!graph.has(to)) continue;
+        if (!index.has(to)) {
+          index.set(to, next);
+          low.set(to, next++);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ node: to, edge: 0 });
+        } else if (onStack.has(to)) low.set(top.node, Math.min(low.get(top.node)!, index.get(to)!));
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent !== undefined) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(top.node)!));
+      if (low.get(top.node) !== index.get(top.node)) continue;
+      const scc: string[] = [];
+      let n: string;
+      do {
+        n = stack.pop()!;
+        onStack.delete(n);
+        scc.push(n);
+      } while (n !== top.node);
+      if (scc.length > 1 || edges.includes(top.node)) cycles.push(scc.sort());
+    }
+  }
+  return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/**
+ * The graph of src/'s files by their imports (paths relative to src/), tests included. Every
+ * import is an edge (importsOf): static, type-only (`import type`, `typeof import('…')`: a cycle
+ * through a type is still a cycle in the layout), dynamic `import()` and `require`.
+ */
+function importGraph(files: readonly string[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const rel of files) {
+    const text = fs.readFileSync(path.join(SRC, rel), 'utf8');
+    const to = importsOf(text)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => path.relative(SRC, path.resolve(SRC, path.dirname(rel), spec)).split(path.sep).join('/'));
+    graph.set(rel, to);
+  }
+  return graph;
+}
+
+describe('architecture: no import cycle', () => {
+  const files = walk(SRC).map((f) => path.relative(SRC, f).split(path.sep).join('/'));
+
+  it('no file of src/ reaches itself through its imports (type-only and dynamic ones included)', () => {
+    expect(importCycles(importGraph(files)).map((c) => c.join(' → '))).toEqual([]);
+  });
+
+  describe('the cycle check itself', () => {
+    it.each<[string, Record<string, string[]>, string[][]]>([
+      ['no cycle', { a: ['b', 'c'], b: ['c'], c: [] }, []],
+      ['two files', { a: ['b'], b: ['a'] }, [['a', 'b']]],
+      ['a file importing itself', { a: ['a'], b: ['a'] }, [['a']]],
+      ['five files, as packs/ had', { cache: ['compiler'], compiler: ['project-load'], 'project-load': ['project-rules'], 'project-rules': ['sources'], sources: ['cache'], other: ['cache'] }, [['cache', 'compiler', 'project-load', 'project-rules', 'sources']]],
+      ['two separate cycles', { a: ['b'], b: ['a'], c: ['d'], d: ['e'], e: ['c'], f: ['a', 'c'] }, [['a', 'b'], ['c', 'd', 'e']]],
+      ['a diamond is no cycle', { a: ['b', 'c'], b: ['d'], c: ['d'], d: [] }, []],
+      ['an import of a file outside the graph', { a: ['x'], x2: [] }, []],
+    ])('%s', (_what, graph, cycles) => {
+      expect(importCycles(new Map(Object.entries(graph)))).toEqual(cycles);
+    });
+
+    it.each<[string, string[]]>([
+      ["import { a } from './a.ts';", ['./a.ts']],
+      ["import type { A } from './a.ts';", ['./a.ts']],
+      ["export type { A } from './a.ts';", ['./a.ts']],
+      ["export * from './a.ts';", ['./a.ts']],
+      ["import './side.ts';", ['./side.ts']],
+      ["type C = typeof import('./compiler.ts');", ['./compiler.ts']],
+      ["const m = await import('./lazy.ts');", ['./lazy.ts']],
+      ["// import { a } from './a.ts';", []],
+    ])('an edge of the graph: %j', (text, specs) => {
+      expect(importsOf(text)).toEqual(specs);
+    });
+
+    it('finds a cycle through a type-only and a dynamic import', () => {
+      const graph = new Map([
+        ['shell/a.ts', importsOf("import type { B } from './b.ts';").map((s) => `shell/${s.slice(2)}`)],
+        ['shell/b.ts', importsOf("const { a } = await import('./a.ts');").map((s) => `shell/${s.slice(2)}`)],
+      ]);
+      expect(importCycles(graph)).toEqual([['shell/a.ts', 'shell/b.ts']]);
+    });
+  });
+});
+
 describe('architecture: import direction and purity', () => {
   const files = walk(SRC).map((f) => path.relative(SRC, f).split(path.sep).join('/'));
 
@@ -183,6 +297,9 @@ describe('architecture: import direction and purity', () => {
       ['files/x.ts', "import { x } from '../installers/apply.ts';", /files may not import installers/],
       ['files/x.ts', 'const e = process.env.HOME;', /only src\/cli touches process/],
       ['adapters/x.ts', "import { writeFileAtomic } from '../files/atomic.ts';", /adapters may not import files/],
+      ['harnesses/x.ts', "import { joinFor } from '../paths.ts';", /harnesses may not import paths/],
+      ['harnesses/x.ts', "import fs from 'node:fs';", /harnesses must stay pure/],
+      ['harnesses/x.ts', 'const h = process.env.HOME;', /only src\/cli touches process/],
     ])('%s: %s', (rel, text, message) => {
       expect(problemsOf(rel, text).join('\n')).toMatch(message);
     });
@@ -197,6 +314,8 @@ describe('architecture: import direction and purity', () => {
       ['cli/x.test.ts', "import { testEnv } from '../test-home.testing.ts';"],
       ['files/x.ts', 'const mine = process.pid;\nprocess.kill(pid, 0);'],
       ['installers/x.ts', "import { withLock } from '../files/lock.ts';"],
+      ['paths.ts', "import { HARNESSES } from './harnesses/index.ts';"],
+      ['packs/x.ts', "import { HARNESSES } from '../harnesses/index.ts';"],
     ])('allows %s: %s', (rel, text) => {
       expect(problemsOf(rel, text)).toEqual([]);
     });

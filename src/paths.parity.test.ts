@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HARNESSES, HARNESS_LIST } from './harnesses/index.ts';
 import { HARNESS_SCOPES, SYSTEM_SETTINGS, harnessConfigFile, harnessHomeDir, homeFromEnv, resolvePaths, resolveSystemPaths, type Env, type InstallableHarness } from './paths.ts';
 
 const SETUP = path.resolve(import.meta.dirname, '..', 'scripts', 'setup.sh');
@@ -61,6 +62,11 @@ const VARS = [
   'COPILOT_HOME',
   'QWEN_HOME',
 ];
+// Every variable a harness record names for its folder, so a new harness's is covered.
+for (const name of HARNESS_LIST) {
+  const v = (HARNESSES[name].home as { variable?: { name: string } }).variable;
+  if (v !== undefined && !VARS.includes(v.name)) VARS.push(v.name);
+}
 
 interface Case {
   platform: Platform;
@@ -267,5 +273,24 @@ describe('setup.sh paths --system and resolveSystemPaths agree', () => {
     const { systemSettings, ...got } = JSON.parse(r.stdout) as { systemSettings: Record<string, string> } & Record<string, string>;
     expect(got).toEqual(resolveSystemPaths({ env, platform: 'linux', home: home ?? '/' }, uidFor(sudo)));
     expect(systemSettings).toEqual(Object.fromEntries(Object.entries(SYSTEM_SETTINGS).map(([h, f]) => [h, f ?? ''])));
+  });
+});
+
+describe('setup.sh uninstall finds the file it recorded', () => {
+  it('bk_harness_env_for sets what makes each harness user file the recorded one, whatever the variables say today', async () => {
+    const recorded: Array<[string, string]> = [];
+    for (const env of [{ HOME: '/home/u' }, { HOME: '/home/u', CLAUDE_CONFIG_DIR: '/cc', CODEX_HOME: '/cx', GEMINI_CLI_HOME: '/g', COPILOT_HOME: '/cp', QWEN_HOME: '/q', XDG_CONFIG_HOME: '/x' }]) {
+      const ctx = { env, platform: 'linux' as const, home: '/home/u', project: '/unused' };
+      for (const h of HARNESS_LIST) recorded.push([h, harnessConfigFile(h, 'user', ctx)]);
+    }
+    // Today's environment points every harness elsewhere.
+    const today = `export HOME=/elsewhere CLAUDE_CONFIG_DIR=/o1 CODEX_HOME=/o2 GEMINI_CLI_HOME=/o3 COPILOT_HOME=/o4 QWEN_HOME=/o5 XDG_CONFIG_HOME=/o6`;
+    const lines = [`source ${sq(SETUP)}`, 'export BUCKLER_PLATFORM=linux'];
+    for (const [h, file] of recorded) lines.push(`( ${today}; bk_harness_env_for ${h} ${sq(file)}; bk_resolve_paths; bk_harness_user_file f ${h}; printf '%s\\n' "$f" )`);
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = execFile('bash', ['-s'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }, (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)));
+      child.stdin?.end(lines.join('\n') + '\n');
+    });
+    expect(out.trimEnd().split('\n')).toEqual(recorded.map(([, f]) => f));
   });
 });

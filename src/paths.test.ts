@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { harnessConfigFile, harnessHomeDir, harnessManagedFile, homeFromEnv, ignoredVariables, isAbsoluteFor, joinFor, resolvePaths, type Env } from './paths.ts';
+import { harnessConfigFile, harnessHomeDir, harnessManagedFile, harnessSystemFile, homeFromEnv, ignoredVariables, isAbsoluteFor, joinFor, resolvePaths, type Env } from './paths.ts';
 
 const H = '/home/u';
 const W = 'C:\\Users\\u';
@@ -129,6 +129,24 @@ describe('helpers', () => {
     ['win32', { BUCKLER_MANAGED_ROOT: 'D:\\m' }, 'D:\\m\\Program Files\\ClaudeCode\\managed-settings.json'],
   ] as const)('harnessManagedFile(claude-code) on %s with %j', (platform, env, want) => {
     expect(harnessManagedFile('claude-code', { env, platform })).toBe(want);
+  });
+
+  it.each([
+    ['gemini-cli', 'linux', {}, '/etc/gemini-cli/settings.json'],
+    ['gemini-cli', 'freebsd', {}, '/etc/gemini-cli/settings.json'],
+    ['gemini-cli', 'darwin', {}, '/Library/Application Support/GeminiCli/settings.json'],
+    ['qwen-code', 'win32', {}, 'C:\\ProgramData\\qwen-code\\settings.json'],
+    ['codex', 'darwin', {}, null],
+    ['copilot-cli', 'linux', {}, null],
+    ['opencode', 'linux', { BUCKLER_MANAGED_ROOT: '/m' }, '/m/etc/opencode/opencode.json'],
+    ['factory-droid', 'linux', { BUCKLER_MANAGED_ROOT: 'relative' }, '/etc/factory/settings.json'],
+  ] as const)('harnessSystemFile(%s) on %s with %j', (harness, platform, env, want) => {
+    expect(harnessSystemFile(harness, { env, platform })).toBe(want);
+  });
+
+  it('harnessManagedFile is the system file only for a harness with a managed scope', () => {
+    expect(harnessManagedFile('gemini-cli', { env: {}, platform: 'linux' })).toBeNull();
+    expect(harnessManagedFile('claude-code', { env: {}, platform: 'freebsd' })).toBe('/etc/claude-code/managed-settings.json');
   });
 
   it('harnessManagedFile: Cursor has no managed settings file', () => {

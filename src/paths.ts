@@ -11,22 +11,16 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HARNESSES, HARNESS_LIST, scopesOf, type HarnessFile, type HarnessHome, type HarnessName, type Scope, type ScopeFile } from './harnesses/index.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export const HARNESS_SCOPES = {
-  cursor: ['user', 'project'],
-  'claude-code': ['user', 'project', 'local', 'managed'],
-  codex: ['user', 'project'],
-  'gemini-cli': ['user', 'project'],
-  'copilot-cli': ['user', 'project'],
-  'factory-droid': ['user', 'project'],
-  'qwen-code': ['user', 'project'],
-  opencode: ['user', 'project'],
-} as const;
-export type InstallableHarness = keyof typeof HARNESS_SCOPES;
-/** `managed`: the administrator's settings file, which project and user settings cannot switch off. */
-export type Scope = 'user' | 'project' | 'local' | 'managed';
+/** The scopes each harness can be wired in, from its record (src/harnesses/). */
+export const HARNESS_SCOPES: Readonly<Record<InstallableHarness, readonly Scope[]>> = Object.fromEntries(
+  HARNESS_LIST.map((name) => [name, scopesOf(name)]),
+) as Record<InstallableHarness, readonly Scope[]>;
+export type InstallableHarness = HarnessName;
+export type { Scope };
 
 export interface Paths {
   /** Installed versions and the `current` pointer. */
@@ -165,98 +159,122 @@ export function harnessConfigFile(
   scope: Scope,
   ctx: PathContext & { project: string },
 ): string {
-  const j = (base: string, ...parts: string[]): string => joinFor(ctx.platform, base, ...parts);
-  const user = scope === 'user';
-  switch (harness) {
-    case 'cursor':
-      if (user) return j(ctx.home, '.cursor', 'hooks.json');
-      if (scope === 'project') return j(ctx.project, '.cursor', 'hooks.json');
-      break;
-    case 'claude-code':
-      if (user) return j(harnessHomeDir('claude-code', ctx), 'settings.json');
-      if (scope === 'project') return j(ctx.project, '.claude', 'settings.json');
-      if (scope === 'local') return j(ctx.project, '.claude', 'settings.local.json');
-      if (scope === 'managed') return harnessManagedFile('claude-code', ctx) as string;
-      break;
-    case 'codex':
-      if (user) return j(harnessHomeDir('codex', ctx), 'hooks.json');
-      if (scope === 'project') return j(ctx.project, '.codex', 'hooks.json');
-      break;
-    case 'gemini-cli':
-      if (user) return j(harnessHomeDir('gemini-cli', ctx), 'settings.json');
-      if (scope === 'project') return j(ctx.project, '.gemini', 'settings.json');
-      break;
-    case 'copilot-cli':
-      if (user) return j(harnessHomeDir('copilot-cli', ctx), 'settings.json');
-      if (scope === 'project') return j(ctx.project, '.github', 'copilot', 'settings.json');
-      break;
-    case 'factory-droid':
-      if (user) return j(harnessHomeDir('factory-droid', ctx), 'settings.json');
-      if (scope === 'project') return j(ctx.project, '.factory', 'settings.json');
-      break;
-    case 'qwen-code':
-      if (user) return j(harnessHomeDir('qwen-code', ctx), 'settings.json');
-      if (scope === 'project') return j(ctx.project, '.qwen', 'settings.json');
-      break;
-    case 'opencode':
-      // Not a settings file: Buckler's own plugin module, in a folder OpenCode loads plugins from.
-      if (user) return j(harnessHomeDir('opencode', ctx), 'plugins', 'buckler.js');
-      if (scope === 'project') return j(ctx.project, '.opencode', 'plugins', 'buckler.js');
-      break;
+  const file = (HARNESSES[harness].scopes as Partial<Record<Scope, ScopeFile>>)[scope];
+  if (file === undefined) throw new Error(`${harness} has no ${scope} scope`);
+  switch (file.base) {
+    case 'harness_home':
+      return joinFor(ctx.platform, harnessHomeDir(harness, ctx), ...file.path);
+    case 'project':
+      return joinFor(ctx.platform, ctx.project, ...file.path);
+    case 'system':
+      return harnessManagedFile(harness, ctx) as string;
   }
-  throw new Error(`${harness} has no ${scope} scope`);
 }
 
 /**
- * The administrator's managed settings file of a harness, or null when it has none. Read by
- * `buckler doctor` only. `BUCKLER_MANAGED_ROOT` (absolute) is prefixed to the system path, so
- * tests never touch the real /etc; an agent does not control the harness's environment.
- * Claude Code 2.1.332 reads `managed-settings.json` in /etc/claude-code (Linux),
- * /Library/Application Support/ClaudeCode (macOS) and C:\Program Files\ClaudeCode (Windows).
+ * The administrator's managed settings file of a harness (the file of its `managed` scope), or
+ * null when it has no such scope. Read by `buckler doctor`. `BUCKLER_MANAGED_ROOT` (absolute) is
+ * prefixed to the system path, so tests never touch the real /etc; an agent does not control the
+ * harness's environment. The file itself is in the harness's record (`system`).
  */
 export function harnessManagedFile(harness: InstallableHarness, ctx: Pick<PathContext, 'env' | 'platform'>): string | null {
-  if (harness !== 'claude-code') return null;
-  const base =
-    ctx.platform === 'darwin'
-      ? '/Library/Application Support/ClaudeCode'
-      : ctx.platform === 'win32'
-        ? 'C:\\Program Files\\ClaudeCode'
-        : '/etc/claude-code';
-  const file = joinFor(ctx.platform, base, 'managed-settings.json');
+  if (!('managed' in HARNESSES[harness].scopes)) return null;
+  return harnessSystemFile(harness, ctx);
+}
+
+/**
+ * The harness's system-level settings file on this platform (its record's `system`), or null
+ * when it reads none here; `BUCKLER_MANAGED_ROOT` (absolute) is prefixed as for
+ * harnessManagedFile.
+ */
+export function harnessSystemFile(harness: InstallableHarness, ctx: Pick<PathContext, 'env' | 'platform'>): string | null {
+  const system = HARNESSES[harness].system as { files: Partial<Record<string, string>> } | null;
+  // `linux` names the file of every POSIX platform but macOS, as the harnesses' own code does.
+  const file = system?.files[ctx.platform] ?? (ctx.platform === 'darwin' || ctx.platform === 'win32' ? undefined : system?.files.linux);
+  if (file === undefined) return null;
   const root = dir(ctx as PathContext, 'BUCKLER_MANAGED_ROOT');
   return root === undefined ? file : joinFor(ctx.platform, root, file.replace(/^([A-Za-z]:)?[\\/]/, ''));
 }
 
 /**
- * The directory whose existence means "this harness is installed for this user". Each
- * harness's own variable is taken as the harness takes it (any non-empty value):
- * CLAUDE_CONFIG_DIR (Claude Code), CODEX_HOME (Codex), GEMINI_CLI_HOME (Gemini CLI: it replaces
- * the home directory, so the folder is `$GEMINI_CLI_HOME/.gemini`), COPILOT_HOME (Copilot CLI).
- * QWEN_HOME (Qwen Code 0.24.4: `Storage.getGlobalQwenDir()`, it replaces `~/.qwen`); Factory
- * Droid (`~/.factory`) is read from the home directory only. OpenCode 1.18.33 keeps its user
- * config in `$XDG_CONFIG_HOME/opencode` (xdg-basedir: an absolute XDG_CONFIG_HOME, else
- * `~/.config`).
+ * The directory whose existence means "this harness is installed for this user", from the
+ * harness's record (`home`): its folder below the home directory, unless the harness's own
+ * variable (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME, QWEN_HOME,
+ * XDG_CONFIG_HOME for OpenCode) moves it. Each variable is taken as the harness takes it: any
+ * non-empty value, or only an absolute one where the record says so.
  */
 export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): string {
-  const j = (base: string, ...parts: string[]): string => joinFor(ctx.platform, base, ...parts);
-  switch (harness) {
-    case 'cursor':
-      return j(ctx.home, '.cursor');
-    case 'claude-code':
-      return set(ctx.env, 'CLAUDE_CONFIG_DIR') ?? j(ctx.home, '.claude');
-    case 'codex':
-      return set(ctx.env, 'CODEX_HOME') ?? j(ctx.home, '.codex');
-    case 'gemini-cli':
-      return j(set(ctx.env, 'GEMINI_CLI_HOME') ?? ctx.home, '.gemini');
-    case 'copilot-cli':
-      return set(ctx.env, 'COPILOT_HOME') ?? j(ctx.home, '.copilot');
-    case 'factory-droid':
-      return j(ctx.home, '.factory');
-    case 'qwen-code':
-      return set(ctx.env, 'QWEN_HOME') ?? j(ctx.home, '.qwen');
-    case 'opencode':
-      return j(dir(ctx, 'XDG_CONFIG_HOME') ?? j(ctx.home, '.config'), 'opencode');
+  const { path: parts, variable } = HARNESSES[harness].home as HarnessHome;
+  const value = variable === undefined ? undefined : variable.absoluteOnly ? dir(ctx, variable.name) : set(ctx.env, variable.name);
+  if (value === undefined) return joinFor(ctx.platform, ctx.home, ...parts);
+  switch (variable!.is) {
+    case 'folder':
+      return value;
+    case 'home':
+      return joinFor(ctx.platform, value, ...parts);
+    case 'parent':
+      return joinFor(ctx.platform, value, ...parts.slice(-1));
   }
+}
+
+/**
+ * Where one of a harness's protected files (its record's `files`) lies for this user, as a
+ * path pattern: absolute, or relative for a project file (matched in any project). Null for a
+ * file of another platform or a managed file the harness does not have.
+ */
+export function harnessFileLocation(harness: InstallableHarness, f: HarnessFile, ctx: PathContext): string | null {
+  switch (f.base) {
+    case 'home':
+      return joinFor(ctx.platform, ctx.home, f.path);
+    case 'harness_home':
+      return joinFor(ctx.platform, harnessHomeDir(harness, ctx), f.path);
+    case 'project':
+      return f.path;
+    case 'managed':
+      return harnessManagedFile(harness, ctx);
+    case 'system':
+      return f.platform === ctx.platform ? f.path : null;
+  }
+}
+
+/** Every harness's protected files of one kind for this user, each once, in record order. */
+export function harnessFileLocations(kind: 'settings' | 'credentials' | 'trust', ctx: PathContext): string[] {
+  const out: string[] = [];
+  for (const name of HARNESS_LIST) {
+    for (const f of HARNESSES[name].files[kind] as readonly HarnessFile[]) {
+      const p = harnessFileLocation(name, f, ctx);
+      if (p !== null && !out.includes(p)) out.push(p);
+    }
+  }
+  return out;
+}
+
+/**
+ * Named locations for the action context (`context.locations`, docs/packs.md "Named
+ * locations"): where Buckler's own directories and each harness's settings, credentials and
+ * trust stores are for this user. Packs are data and cannot know them; the pure core matches them
+ * by name (`paths: { location: [harness_settings] }`). The harness files come from each
+ * harness's record (src/harnesses/), so a harness added there is protected by the packs that name
+ * these locations.
+ *
+ * Each entry is a path pattern in the syntax of a rule's `glob`: absolute, or a relative pattern
+ * matched anywhere (a project-level file such as `.claude/settings.json`, in any project). A
+ * directory is given as itself and `DIR/**` (what is inside it).
+ */
+export type LocationName = 'buckler_config' | 'buckler_state' | 'buckler_data' | 'harness_settings' | 'harness_credentials' | 'harness_trust';
+
+export function namedLocations(ctx: PathContext): Record<LocationName, string[]> {
+  const p = resolvePaths(ctx);
+  const dirOf = (d: string): string[] => [d, joinFor(ctx.platform, d, '**')];
+  return {
+    buckler_config: dirOf(p.configHome),
+    buckler_state: dirOf(p.stateHome),
+    // The installed copy: versions, the `current` pointer, signed pack bundles, and the launcher.
+    buckler_data: [...dirOf(p.dataHome), p.launcher],
+    harness_settings: harnessFileLocations('settings', ctx),
+    harness_credentials: harnessFileLocations('credentials', ctx),
+    harness_trust: harnessFileLocations('trust', ctx),
+  };
 }
 
 /**
@@ -371,16 +389,16 @@ export function resolveSystemPaths(ctx: PathContext, uid: number): Paths {
  * - gemini-cli, qwen-code: system settings, merged last (they win over user and workspace).
  * - factory-droid: /etc/factory/settings.json (read by the shipped binary; precedence not verified).
  * - cursor: enterprise hooks (documented).
+ * The files themselves come from the harness records (src/harnesses/<name>.ts `system`); this
+ * list says which of them this mode writes.
  * Not wired: codex (managed hooks' shape in requirements.toml unverified), opencode (managed
  * config's plugin loading unverified), copilot-cli (no system file found).
  */
-export const SYSTEM_SETTINGS: Readonly<Record<InstallableHarness, string | null>> = Object.freeze({
-  cursor: '/etc/cursor/hooks.json',
-  'claude-code': '/etc/claude-code/managed-settings.json',
-  codex: null,
-  'gemini-cli': '/etc/gemini-cli/settings.json',
-  'copilot-cli': null,
-  'factory-droid': '/etc/factory/settings.json',
-  'qwen-code': '/etc/qwen-code/settings.json',
-  opencode: null,
-});
+export const SYSTEM_WIRED: readonly InstallableHarness[] = Object.freeze(['cursor', 'claude-code', 'gemini-cli', 'factory-droid', 'qwen-code']);
+
+/** Each harness's system-level settings file the locked-down install wires (Linux; from its record's `system`), or null. */
+export const SYSTEM_SETTINGS: Readonly<Record<InstallableHarness, string | null>> = Object.freeze(
+  Object.fromEntries(
+    (Object.keys(HARNESSES) as InstallableHarness[]).map((h) => [h, SYSTEM_WIRED.includes(h) ? (HARNESSES[h].system as { files: Partial<Record<string, string>> } | null)?.files.linux ?? null : null]),
+  ) as Record<InstallableHarness, string | null>,
+);

@@ -77,8 +77,9 @@ export const CODEX: HarnessRun = {
     );
   },
   hooksFile: (sb) => path.join(sb.home, '.codex', 'hooks.json'),
-  // Hook trust is the person's step (`buckler hooks status` reports it); a test run skips it.
-  argv: (bin) => [bin, ['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', PROMPT]],
+  // No --dangerously-bypass-hook-trust: Codex runs the hooks because `buckler hooks merge`
+  // recorded their trust in config.toml, as it does for a person.
+  argv: (bin) => [bin, ['exec', '--skip-git-repo-check', PROMPT]],
   env: () => ({ FAKE_KEY: 'fake' }),
 };
 

@@ -14,6 +14,27 @@ export interface NativeReply {
   exitCode: number;
 }
 
+/**
+ * What is known of an event Buckler could not check: the parsed payload (`raw`), or, when it
+ * did not parse, its text (absent: nothing was read) and the event name `--event` gave.
+ */
+export type UncheckedEvent = { readonly raw: unknown } | { readonly text: string | undefined; readonly event: string | undefined };
+
+/** Why an event could not be checked: a short code and a sentence for the person. */
+export interface CheckFailure {
+  code: string;
+  reason: string;
+}
+
+/** An adapter's answer to an event it could not check. */
+export interface FailureReply {
+  reply: NativeReply;
+  /** The PolicyOutput the reply says (for the audit record). */
+  output: PolicyOutput;
+  /** The event is one before an action (or could not be told): the failure blocks unless bypassed. */
+  before: boolean;
+}
+
 /** Where an adapter's protocol facts come from (shown in its doc page, checked by the suite). */
 export interface ProtocolSource {
   /** The artefact the facts were read from, e.g. `@cursor/sdk`. */
@@ -55,6 +76,13 @@ export interface Adapter {
    * reference fixtures.
    */
   isBlocking(reply: NativeReply): boolean;
+  /**
+   * The native reply for an event Buckler could not check (`failure` says why; `known` is what
+   * was read of it): before an action a deny that says what went wrong (fail closed), an allow
+   * when `bypass` (the operator bypass is set); after an action the harness's "no opinion".
+   * Pure, and never throws for any `known`.
+   */
+  failureReply(failure: CheckFailure, known: UncheckedEvent, bypass: boolean): FailureReply;
   /**
    * A native event before a shell command runs, shaped as the harness sends it, for `command`
    * run in `cwd`. `buckler doctor` pipes it into the wired hook command as a live self-test;

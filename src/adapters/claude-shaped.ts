@@ -87,7 +87,7 @@ export function needInput(call: ToolCall): JsonObject {
   return call.toolInput;
 }
 
-export const MCP_PREFIX = 'mcp__';
+const MCP_PREFIX = 'mcp__';
 
 /**
  * An MCP tool call from its Claude-style name `mcp__<server>__<tool>`, split at the first `__`

@@ -66,7 +66,7 @@ export function appendAuditLine(file: string, line: string, uid?: number, maxByt
 }
 
 /** The log is rotated when a record would take it past this size: it becomes `<file>.1`. */
-export const MAX_LOG_BYTES = 8 * 1024 * 1024;
+const MAX_LOG_BYTES = 8 * 1024 * 1024;
 
 /** What `auditHealth` found. */
 export interface AuditHealth {

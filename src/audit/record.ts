@@ -12,7 +12,7 @@ export const AUDIT_RECORD_VERSION = 1;
 /** The command is cut to this many UTF-8 bytes (after redaction) so a line stays one write. */
 export const MAX_COMMAND_BYTES = 4096;
 /** Directories are cut to this many bytes. */
-export const MAX_PATH_BYTES = 1024;
+const MAX_PATH_BYTES = 1024;
 /** Every other text field is cut to this many bytes. */
 export const MAX_FIELD_BYTES = 256;
 /** Paths recorded per decision (the first ones of the line); more are left out and counted. */

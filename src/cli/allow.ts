@@ -11,32 +11,13 @@
 import path from 'node:path';
 import { addEntry, DEFAULT_TTL_MS, DEFAULT_USES, live, MAX_TTL_MS, MAX_USES, readStore, revokeEntries, shellWord, storeFile, type AllowEntry } from './allow-once.ts';
 import { auditPersonAction as audit } from './audit-person.ts';
+import { flag, parseCommand, str, usageError, type Parsed } from './args.ts';
 import type { CliIO } from './io.ts';
+import { showHelp } from './show-help.ts';
 import { runSystemAllow } from './allow-system.ts';
 import { processPathContext, processPaths, processUid, systemMode } from './process-paths.ts';
 import { projectRoot } from './project.ts';
 import { allowOutput } from '../core/contract.ts';
-
-export const ALLOW_HELP = `Usage: buckler allow [--project DIR] [--uses N] [--for DURATION] [--] WORD…
-       buckler allow --list [--json]
-       buckler allow --revoke ID|all
-
-Lets exactly one simple command (these words, as Buckler's block message shows them) run in
-one project although a deny or ask rule blocks it: for N tool calls (default ${DEFAULT_USES}) within
-DURATION (default 10m, at most 24h). Run it yourself, in your own terminal: Buckler's
-agent-tamper pack denies it from an agent's shell.
-
-Options:
-      --project DIR   the project the command runs in (default: the project of the current
-                      directory: its repository root)
-      --uses N        how many tool calls may use it (1..${MAX_USES}, default ${DEFAULT_USES})
-      --for D         how long it stays valid: 30s, 10m, 2h, 1d (default 10m, at most 1d)
-      --list          list the entries still valid (read-only); --json for JSON lines
-      --revoke ID     remove an entry (or all of them)
-  -h, --help          show this help
-
-Exit codes: 0 done, 1 the store could not be read or written, 2 usage.
-`;
 
 const UNITS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3 };
 
@@ -52,63 +33,46 @@ function describe(e: AllowEntry, now: number): string {
   return `${e.id}  ${e.used}/${e.uses} used  ${time} left  ${e.project}  ${e.argv.map(shellWord).join(' ')}\n`;
 }
 
-export function run(args: string[], io: CliIO): number {
+interface AllowArgs {
+  project: string | undefined;
+  uses: number;
+  ttl: number;
+  list: boolean;
+  json: boolean;
+  revoke: string | undefined;
+  words: string[];
+}
+
+/** The options read and checked, or what is wrong with them. */
+function allowArgs(p: Parsed, cwd: string): AllowArgs | string {
+  const project = str(p, 'project');
+  const uses = str(p, 'uses');
+  const ttl = str(p, 'for');
+  const revoke = str(p, 'revoke');
+  if (project === '') return '--project needs a directory';
+  if (uses !== undefined && (!/^[1-9][0-9]*$/.test(uses) || Number(uses) > MAX_USES)) return `--uses must be a whole number from 1 to ${MAX_USES}`;
+  const ms = ttl === undefined ? DEFAULT_TTL_MS : parseDuration(ttl);
+  if (ms === null) return '--for needs a duration such as 30s, 10m, 2h or 1d';
+  if (ms > MAX_TTL_MS) return '--for is at most 1d';
+  if (revoke === '') return '--revoke needs an entry id (see --list) or all';
+  const out = { project: project === undefined ? undefined : path.resolve(cwd, project), uses: uses === undefined ? DEFAULT_USES : Number(uses), ttl: ms, list: flag(p, 'list'), json: flag(p, 'json'), revoke, words: p.operands };
+  const modes = [out.list, revoke !== undefined, out.words.length > 0].filter(Boolean).length;
+  if (modes !== 1) return modes === 0 ? 'give the command to allow, --list or --revoke ID' : 'give only one of: a command, --list, --revoke';
+  return out;
+}
+
+export function run(args: string[], io: CliIO): number | Promise<number> {
+  const parsed = parseCommand('allow', args, io);
+  if (!parsed) return 2;
+  if (parsed.help) return showHelp('allow', io);
+  // The locked-down install: root-owned grants, bounded by time only (allow-system.ts).
   if (systemMode()) return runSystemAllow(args, io);
-  let project: string | undefined;
-  let uses = DEFAULT_USES;
-  let ttl = DEFAULT_TTL_MS;
-  let list = false;
-  let json = false;
-  let revoke: string | undefined;
-  const words: string[] = [];
-  const usage = (msg: string): number => {
-    io.err(`buckler allow: ${msg} (see 'buckler allow --help')\n`);
-    return 2;
-  };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--') {
-      words.push(...args.slice(i + 1));
-      break;
-    }
-    if (words.length > 0 || !arg.startsWith('-')) {
-      // The command's own words start here (its options included): `buckler allow git push -f`.
-      words.push(...args.slice(i));
-      break;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : args[++i]);
-    if (name === '-h' || name === '--help') {
-      io.out(ALLOW_HELP);
-      return 0;
-    } else if (name === '--list') list = true;
-    else if (name === '--json') json = true;
-    else if (name === '--project') {
-      const v = value();
-      if (v === undefined || v === '') return usage('--project needs a directory');
-      project = path.resolve(io.cwd, v);
-    } else if (name === '--uses') {
-      const v = value();
-      if (v === undefined || !/^[1-9][0-9]*$/.test(v) || Number(v) > MAX_USES) return usage(`--uses must be a whole number from 1 to ${MAX_USES}`);
-      uses = Number(v);
-    } else if (name === '--for') {
-      const v = value();
-      const ms = v === undefined ? null : parseDuration(v);
-      if (ms === null) return usage('--for needs a duration such as 30s, 10m, 2h or 1d');
-      if (ms > MAX_TTL_MS) return usage('--for is at most 1d');
-      ttl = ms;
-    } else if (name === '--revoke') {
-      const v = value();
-      if (v === undefined || v === '') return usage('--revoke needs an entry id (see --list) or all');
-      revoke = v;
-    } else return usage(`unknown option '${arg}'`);
-  }
+  const opts = allowArgs(parsed, io.cwd);
+  if (typeof opts === 'string') return usageError(io, 'allow', opts);
+  const { project, uses, ttl, list, json, revoke, words } = opts;
   const file = storeFile(processPaths(io.env).stateHome);
   const uid = processUid();
   const now = Date.now();
-  const modes = [list, revoke !== undefined, words.length > 0].filter(Boolean).length;
-  if (modes !== 1) return usage(modes === 0 ? 'give the command to allow, --list or --revoke ID' : 'give only one of: a command, --list, --revoke');
   try {
     if (list) {
       const entries = readStore(file, uid).filter((e) => live(e, now) && e.used < e.uses);

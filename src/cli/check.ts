@@ -9,62 +9,23 @@ import { evaluate } from '../core/evaluate.ts';
 import { displayCommand } from '../core/render.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { rulesProject } from './project.ts';
-import { checkTier, parseCommandWords } from './evaluate.ts';
+import { checkTier } from './evaluate.ts';
+import { parseCommand } from './args.ts';
+import { showHelp } from './show-help.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import { recordDecision } from './audit.ts';
-import { placeInput, WHERE_OPTIONS, whereOf, withPolicyEnv } from './command-input.ts';
+import { placeInput, whereOf, withPolicyEnv } from './command-input.ts';
 import { policyOptions, processPaths, processUid } from './process-paths.ts';
 import type { CliIO } from './io.ts';
-
-export const CHECK_HELP = `Usage: buckler check "<command line>" [options]
-
-Decides one command line as a hook would, and explains the decision.
-
-Options:
-      --trigger T     ${TRIGGERS.join(', ')}
-                      (default: pre_shell_exec)
-      --tier T        baseline or strict (default: config.toml's [core] tier)
-      --tool NAME     the tool name to pass (tool_name rules)
-      --cwd DIR       the directory the command runs in (default: the current one)
-      --home DIR      the home directory paths are resolved against (default: $HOME)
-      --project DIR   a project root (repeatable; default: the git top-level above
-                      the directory, else the directory)
-      --json          print the full PolicyOutput as JSON
-      --audit         append the decision to the audit log (a person's checks are
-                      not recorded otherwise)
-  -h, --help          show this help
-
-The words after the options are the command line, quoted or not:
-  buckler check git push --force origin main
-  buckler check "git push --force origin main && rm -rf build"
-Quote it when it holds shell operators (; && | > …), or your shell runs them itself.
-
-Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.
-`;
 
 const COLOURS: Record<Decision, string> = { allow: '32', nudge: '36', ask: '33', deny: '31' };
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandWords(
-    'check',
-    args,
-    {
-      trigger: { type: 'string' },
-      tier: { type: 'string' },
-      ...WHERE_OPTIONS,
-      json: { type: 'boolean' },
-      audit: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    io,
-  );
+  const parsed = parseCommand('check', args, io);
   if (!parsed) return 2;
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(CHECK_HELP);
-    return 0;
-  }
+  if (parsed.help) return showHelp('check', io);
+  const { values, operands: positionals } = parsed;
   const tier = checkTier('check', values.tier as string | undefined, io);
   if (tier === null) return 2;
   const trigger = (values.trigger as string | undefined) ?? 'pre_shell_exec';

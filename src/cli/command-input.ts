@@ -8,14 +8,6 @@ import { BYPASS_VARS } from '../core/policy.ts';
 import { actionContext } from './action-context.ts';
 import type { CliIO } from './io.ts';
 
-/** The options both commands take for it (node:util parseArgs form). */
-export const WHERE_OPTIONS = {
-  tool: { type: 'string' },
-  cwd: { type: 'string' },
-  home: { type: 'string' },
-  project: { type: 'string', multiple: true },
-} as const;
-
 export interface Where {
   cwd: string | undefined;
   home: string | undefined;

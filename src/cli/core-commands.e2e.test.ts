@@ -56,7 +56,7 @@ describe('buckler (built bundle)', () => {
   it('validate: clean builtin packs exit 0; a broken user pack exit 1 with file, line, rule', () => {
     const ok = buckler(['validate']);
     expect(ok.status).toBe(0);
-    expect(ok.stdout).toMatch(/^ok: 7 pack files/m);
+    expect(ok.stdout).toMatch(/^ok: 13 pack files/m);
     expect(ok.stdout).toMatch(/^cache: .*policy-config\.json: (verified|none yet|out of date)/m);
     const broken = path.join(home, 'config', 'rules.d', 'mine.yaml');
     fs.writeFileSync(broken, 'rules:\n  - id: x\n    trigger: pre_shell_exec\n    action: maybe\n');

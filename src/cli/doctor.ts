@@ -22,24 +22,11 @@ import { auditHealth } from '../audit/append.ts';
 import { compareVersions, shortKey } from '../packs/bundle.ts';
 import { checkRuntimeCache, loadPolicyReport, type PolicyReport } from '../packs/runtime.ts';
 import { harnessConfigFile, harnessHomeDir, resolvePaths, type PathContext, type Scope } from '../paths.ts';
-import { parseCommandArgs } from './evaluate.ts';
+import { parseCommand } from './args.ts';
+import { showHelp } from './show-help.ts';
 import type { CliIO } from './io.ts';
 import { policyOptions, processPathContext, processPaths, processUid, systemMode } from './process-paths.ts';
 import { projectOf } from './project.ts';
-
-export const DOCTOR_HELP = `Usage: buckler doctor [--project DIR] [--json]
-
-Checks that Buckler really guards this machine: for every harness found, its version, whether
-Buckler is wired for every event it needs, whether each wired command starts and denies (a live
-self-test), and every setting that switches hooks off; then Buckler's own packs and rules.
-
-Options:
-      --project DIR   the project whose project and local settings to check (default: .)
-      --json          machine-readable output
-  -h, --help          show this help
-
-Exit codes: 0 no problem found, 1 a problem found, 2 bad arguments.
-`;
 
 /** A command Buckler cannot parse: every correctly wired hook denies it, whatever the packs say. */
 export const SELF_TEST_COMMAND = 'echo "buckler doctor self-test: unterminated';
@@ -69,6 +56,14 @@ export interface DoctorReport {
 }
 
 type Scoped = { scope: Scope; file: string };
+
+function realProject(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
 
 function settingsFiles(installer: HarnessInstaller, ctx: PathContext, project: string): Scoped[] {
   return installer.scopes.map((scope) => ({ scope, file: harnessConfigFile(installer.name, scope, { ...ctx, project }) }));
@@ -174,7 +169,10 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
       const snap = readConfig(file, installer.codec);
       if (!snap.exists) continue;
       if (typeof snap.value === 'object' && snap.value !== null && !Array.isArray(snap.value)) values.set(scope, snap.value as Record<string, unknown>);
-      statuses.push({ scope, status: readStatus(installer, file, null) });
+      // Whether the harness runs them at all (Codex's hook trust), for the scopes it keeps trust for.
+      const projectRoot = scope === 'project' ? realProject(project) : null;
+      const trust = scope === 'user' || scope === 'project' ? { home, projectRoot } : undefined;
+      statuses.push({ scope, status: readStatus(installer, file, null, trust) });
     } catch (e) {
       f.push({ level: 'problem', text: e instanceof InstallerError ? e.message : `${file}: ${String(e)}` });
     }
@@ -190,6 +188,7 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
   }
   for (const s of statuses) {
     if (s.status.wiring === 'full') f.push({ level: 'ok', text: `wired for every event in ${s.status.file}` });
+    for (const t of s.status.trust) f.push({ level: 'problem', text: `${s.status.file}: ${t}` });
     for (const c of s.status.commands) for (const p of c.problems) f.push({ level: 'problem', text: `${s.status.file}: the hook command cannot start: ${p}` });
   }
   const commands = new Set(statuses.flatMap((s) => s.status.commands.filter((c) => c.problems.length === 0).map((c) => c.command)));
@@ -347,18 +346,10 @@ export function renderDoctor(r: DoctorReport, color: boolean): string {
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs(
-    'doctor',
-    args,
-    { project: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    io,
-  );
+  const parsed = parseCommand('doctor', args, io);
   if (!parsed) return 2;
+  if (parsed.help) return showHelp('doctor', io);
   const { values } = parsed;
-  if (values.help) {
-    io.out(DOCTOR_HELP);
-    return 0;
-  }
   const project = path.resolve(io.cwd, (values.project as string | undefined) ?? '.');
   const report = await doctor(io, project);
   io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report, io.stdoutIsTTY));

@@ -19,62 +19,22 @@ import { formatProblem } from '../packs/problems.ts';
 import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
 import { rulesProject } from './project.ts';
 import { packageRoot } from '../paths.ts';
-import { checkTier, parseCommandWords } from './evaluate.ts';
+import { checkTier } from './evaluate.ts';
+import { parseCommand } from './args.ts';
+import { showHelp } from './show-help.ts';
 import { gitAliasReader } from './git-config.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
-import { placeInput, WHERE_OPTIONS, whereOf, withPolicyEnv } from './command-input.ts';
-
-export const EXPLAIN_HELP = `Usage: buckler explain [options] <command line>
-       buckler explain [options] -i FILE|- [--driver NAME]
-
-Shows why a command line (or a harness event) gets its decision: each simple command as
-analysed (argv, the wrappers it was found through, how its program's options were read), then
-every rule that could apply to it, in precedence order, with each condition that held (✓) or
-failed (✗), whether the rule is in force (tier, pack switched off), and how the line's decision
-follows from its commands'.
-
-Options:
-  -i, --input FILE    read a harness event (or a PolicyInput) from FILE; - for stdin
-      --driver NAME   the harness the event comes from: ${HARNESS_NAMES.join(', ')}
-                      (default: recognised from the event, else ${DEFAULT_DRIVER})
-      --trigger T     for a command line: ${TRIGGERS.join(', ')} (default: pre_shell_exec)
-      --tier T        baseline or strict (default: config.toml's [core] tier)
-      --tool NAME     the tool name to pass (tool_name rules)
-      --cwd DIR       the directory the command runs in (default: the current one)
-      --home DIR      the home directory paths are resolved against (default: $HOME)
-      --project DIR   a project root (repeatable; default: the harness's workspace
-                      roots, else the git top-level above the directory, else it)
-      --json          print the explanation as JSON (docs/contracts/explain.schema.json)
-  -h, --help          show this help
-
-Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.
-`;
+import { placeInput, whereOf, withPolicyEnv } from './command-input.ts';
 
 const COLOURS: Record<Decision, string> = { allow: '32', nudge: '36', ask: '33', deny: '31' };
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandWords(
-    'explain',
-    args,
-    {
-      input: { type: 'string', short: 'i' },
-      driver: { type: 'string' },
-      trigger: { type: 'string' },
-      tier: { type: 'string' },
-      ...WHERE_OPTIONS,
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    io,
-  );
+  const parsed = parseCommand('explain', args, io);
   if (!parsed) return 2;
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(EXPLAIN_HELP);
-    return 0;
-  }
+  if (parsed.help) return showHelp('explain', io);
+  const { values, operands: positionals } = parsed;
   const tier = checkTier('explain', values.tier as string | undefined, io);
   if (tier === null) return 2;
   const fail = (message: string): number => {

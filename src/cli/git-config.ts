@@ -48,128 +48,138 @@ const isAlpha = (c: string): boolean => /^[A-Za-z]$/.test(c);
 const isKeyChar = (c: string): boolean => /^[A-Za-z0-9-]$/.test(c);
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\v' || c === '\f';
 
+/** A read position in config text (config.c's `get_next_char`): past the end, every read is a newline. */
+class ConfigReader {
+  private i = 0;
+  line = 1;
+  constructor(private readonly text: string) {}
+  get done(): boolean {
+    return this.i >= this.text.length;
+  }
+  next(): string {
+    if (this.i >= this.text.length) {
+      this.i++;
+      return '\n';
+    }
+    const c = this.text[this.i++]!;
+    if (c === '\n') this.line++;
+    return c;
+  }
+  skipLine(): void {
+    while (!this.done && this.next() !== '\n');
+  }
+}
+
 /** Parses git config text (config.c's `git_parse_source`). */
 export function parseGitConfig(input: string): ParsedConfig {
   // get_next_char: "\r\n" reads as "\n"; a leading UTF-8 BOM is skipped.
-  const text = (input.startsWith('\uFEFF') ? input.slice(1) : input).replace(/\r\n/g, '\n');
+  const r = new ConfigReader((input.startsWith('\uFEFF') ? input.slice(1) : input).replace(/\r\n/g, '\n'));
   const entries: ConfigEntry[] = [];
-  let i = 0;
-  let line = 1;
   let section = '';
-  const next = (): string => {
-    if (i >= text.length) {
-      i++;
-      return '\n';
-    }
-    const c = text[i++]!;
-    if (c === '\n') line++;
-    return c;
-  };
-  const fail = (): ParsedConfig => ({ entries, errorLine: line });
-  const skipLine = (): void => {
-    while (i < text.length && next() !== '\n');
-  };
-
-  while (i < text.length) {
-    const c = next();
+  while (!r.done) {
+    const c = r.next();
     if (c === '\n' || isSpace(c)) continue;
     if (c === '#' || c === ';') {
-      skipLine();
+      r.skipLine();
       continue;
     }
     if (c === '[') {
-      const s = parseSection();
-      if (s === null) return fail();
+      const s = parseSection(r);
+      if (s === null) return { entries, errorLine: r.line };
       section = s;
       continue;
     }
-    if (!isAlpha(c)) return fail();
-    let name = c.toLowerCase();
-    let d = next();
-    while (isKeyChar(d)) {
-      name += d.toLowerCase();
-      d = next();
-    }
-    while (d === ' ' || d === '\t') d = next();
-    // git accepts a key before any section (its name is the key alone).
-    const key = section === '' ? name : `${section}.${name}`;
-    if (d === '\n') {
-      entries.push({ key, value: null });
-      continue;
-    }
-    if (d !== '=') return fail();
-    const v = parseValue();
-    if (v === null) return fail();
-    entries.push({ key, value: v });
+    const entry = isAlpha(c) ? parseEntry(r, c, section) : null;
+    if (entry === null) return { entries, errorLine: r.line };
+    entries.push(entry);
   }
   return { entries };
+}
 
-  function parseSection(): string | null {
-    let name = '';
-    for (;;) {
-      const c = next();
-      if (c === ']') return name === '' ? null : name;
-      if (c === '\n') return null;
-      if (isSpace(c)) return name === '' ? null : parseSubsection(name);
-      if (!isKeyChar(c) && c !== '.') return null;
-      name += c.toLowerCase();
-    }
+/** A `name [= value]` line whose name starts with `first`, in `section`; null: a syntax error. */
+function parseEntry(r: ConfigReader, first: string, section: string): ConfigEntry | null {
+  let name = first.toLowerCase();
+  let d = r.next();
+  while (isKeyChar(d)) {
+    name += d.toLowerCase();
+    d = r.next();
   }
+  while (d === ' ' || d === '\t') d = r.next();
+  // git accepts a key before any section (its name is the key alone).
+  const key = section === '' ? name : `${section}.${name}`;
+  if (d === '\n') return { key, value: null };
+  if (d !== '=') return null;
+  const v = parseValue(r);
+  return v === null ? null : { key, value: v };
+}
 
-  function parseSubsection(base: string): string | null {
-    let c: string;
-    do c = next();
-    while (c === ' ' || c === '\t');
-    if (c !== '"') return null;
-    let sub = '';
-    for (;;) {
-      c = next();
-      if (c === '\n') return null;
-      if (c === '"') break;
-      if (c === '\\') {
-        c = next();
-        if (c === '\n') return null;
-      }
-      sub += c;
-    }
-    return next() === ']' ? `${base}.${sub}` : null;
+function parseSection(r: ConfigReader): string | null {
+  let name = '';
+  for (;;) {
+    const c = r.next();
+    if (c === ']') return name === '' ? null : name;
+    if (c === '\n') return null;
+    if (isSpace(c)) return name === '' ? null : parseSubsection(r, name);
+    if (!isKeyChar(c) && c !== '.') return null;
+    name += c.toLowerCase();
   }
+}
 
-  function parseValue(): string | null {
-    let value = '';
-    let spaces = 0;
-    let quote = false;
-    let comment = false;
-    for (;;) {
-      let c = next();
-      if (c === '\n') return quote ? null : value;
-      if (comment) continue;
-      if (isSpace(c) && !quote) {
-        if (value.length > 0) spaces++;
-        continue;
-      }
-      if (!quote && (c === ';' || c === '#')) {
-        comment = true;
-        continue;
-      }
-      value += ' '.repeat(spaces);
-      spaces = 0;
-      if (c === '\\') {
-        c = next();
-        if (c === '\n') continue;
-        if (c === 't') c = '\t';
-        else if (c === 'b') c = '\b';
-        else if (c === 'n') c = '\n';
-        else if (c !== '\\' && c !== '"') return null;
-        value += c;
-        continue;
-      }
-      if (c === '"') {
-        quote = !quote;
-        continue;
-      }
-      value += c;
+function parseSubsection(r: ConfigReader, base: string): string | null {
+  let c: string;
+  do c = r.next();
+  while (c === ' ' || c === '\t');
+  if (c !== '"') return null;
+  let sub = '';
+  for (;;) {
+    c = r.next();
+    if (c === '\n') return null;
+    if (c === '"') break;
+    if (c === '\\') {
+      c = r.next();
+      if (c === '\n') return null;
     }
+    sub += c;
+  }
+  return r.next() === ']' ? `${base}.${sub}` : null;
+}
+
+/** A `\` escape inside a value, after the backslash: the character it stands for; '' for a line continuation; null: invalid. */
+function escaped(c: string): string | null {
+  if (c === '\n') return '';
+  if (c === 't') return '\t';
+  if (c === 'b') return '\b';
+  if (c === 'n') return '\n';
+  return c === '\\' || c === '"' ? c : null;
+}
+
+function parseValue(r: ConfigReader): string | null {
+  let value = '';
+  let spaces = 0;
+  let quote = false;
+  let comment = false;
+  for (;;) {
+    const c = r.next();
+    if (c === '\n') return quote ? null : value;
+    if (comment) continue;
+    if (isSpace(c) && !quote) {
+      if (value.length > 0) spaces++;
+      continue;
+    }
+    if (!quote && (c === ';' || c === '#')) {
+      comment = true;
+      continue;
+    }
+    value += ' '.repeat(spaces);
+    spaces = 0;
+    if (c === '\\') {
+      const e = escaped(r.next());
+      if (e === null) return null;
+      value += e;
+      continue;
+    }
+    if (c === '"') quote = !quote;
+    else value += c;
   }
 }
 

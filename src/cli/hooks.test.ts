@@ -371,7 +371,8 @@ describe.each([
     projectFile: ['.codex', 'hooks.json'],
     original: { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './gate.sh', timeout: 5 }] }] } },
     events: ['PreToolUse', 'PostToolUse'],
-    warning: '/hooks',
+    // Merge records Codex's hook trust in config.toml (which strip then removes again).
+    warning: 'trusted PreToolUse hook',
   },
   {
     harness: 'gemini-cli',
@@ -404,7 +405,7 @@ describe.each([
     projectFile: ['.factory', 'settings.json'],
     original: { model: 'custom:fake', hooks: { hooksDisabled: false, PostToolUse: [{ matcher: 'Edit|Create', hooks: [{ type: 'command', command: 'npx prettier --write', timeout: 30 }] }] } },
     events: ['PreToolUse', 'PostToolUse'],
-    warning: 'trust the folder',
+    warning: null,
   },
   {
     harness: 'qwen-code',
@@ -509,7 +510,7 @@ describe('usage errors exit 2', () => {
   it.each([
     [['merge', '--scope', 'local'], '--scope local: cursor has only user, project'],
     [['merge', '--harness', 'vim'], '--harness vim: expected cursor, claude-code, codex, gemini-cli, copilot-cli, factory-droid, qwen-code, opencode or all'],
-    [['merge', '--frobnicate'], 'unknown option --frobnicate'],
+    [['merge', '--frobnicate'], "unknown option '--frobnicate'"],
     [[], 'say merge, strip or status'],
     [['merge', '--command'], '--command needs a value'],
     [['merge', '--command', '/usr/bin/my-gate'], 'does not start Buckler recognisably'],

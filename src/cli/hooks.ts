@@ -23,37 +23,16 @@ import { commandFor, defaultLaunchPrefix } from '../installers/launch.ts';
 import { readOwnCommand } from '../installers/own-command.ts';
 import { readMergePlan, readStripPlan, type Plan } from '../installers/planner.ts';
 import { INSTALLERS, installerFor } from '../installers/registry.ts';
-import { planJson, renderPlan, renderStatus, statusJson } from '../installers/render.ts';
-import { commandStatus, readStatus, type ConfigStatus } from '../installers/status.ts';
+import { planJson, renderPlan, renderStatus, renderTrust, statusJson } from '../installers/render.ts';
+import { commandStatus, readStatus, type ConfigStatus, type TrustContext } from '../installers/status.ts';
+import { syncTrust } from '../installers/trust-apply.ts';
+import { flag, parseCommand, str, usageError, UsageError, type Parsed } from './args.ts';
 import type { CliIO } from './io.ts';
+import { showHelp } from './show-help.ts';
 import { processPathContext, processPaths, processUid } from './process-paths.ts';
 import { projectOf } from './project.ts';
 
-const ACTIONS = ['merge', 'strip', 'status'] as const;
-type Action = (typeof ACTIONS)[number];
-
-export const HELP = `Usage: buckler hooks merge|strip|status [options]
-
-  merge    add Buckler's hooks to a harness config (or update them); idempotent
-  strip    remove Buckler's hooks (and only them); restores the original bytes when it can
-  status   show which hooks are wired, the command they run and whether it exists, and the
-           rules the hooks leave out (with the project rules of --project DIR)
-
-Options:
-  --harness NAME   cursor, claude-code, codex, gemini-cli, copilot-cli, or all (default:
-                   every harness whose home directory exists, as setup.sh does)
-  --scope SCOPE    user (default), project, local (claude-code only), or managed (claude-code:
-                   the administrator's managed settings, which project settings cannot switch off)
-  --project DIR    project directory for --scope project|local, and whose .buckler/rules.d
-                   status checks (default: the current directory)
-  --command CMD    how hooks start Buckler, without --driver (default: this node and this bundle,
-                   by absolute path); Buckler appends --driver <harness>
-  --dry-run        show the planned change and the diff; write nothing
-  --json           machine-readable output
-
-Exit codes: 0 done (status: fully wired and runnable); 1 a config could not be read, parsed or
-written, or (status) is not fully wired; 2 usage error. Details: docs/hooks.md
-`;
+type Action = 'merge' | 'strip' | 'status';
 
 interface Options {
   action: Action;
@@ -65,54 +44,12 @@ interface Options {
   json: boolean;
 }
 
-class UsageError extends Error {}
-
-function parseArgs(args: string[], cwd: string): Options | 'help' {
-  const opts: Partial<Options> & { dryRun: boolean; json: boolean } = { dryRun: false, json: false };
+/** The options, checked; throws UsageError. */
+function hooksOptions(p: Parsed, cwd: string): Options {
   // Every harness found, as setup.sh does: wiring one of several leaves the others unguarded.
-  let harness = 'all';
-  let scope = 'user';
-  let project: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${name} needs a value`);
-      return v;
-    };
-    switch (name) {
-      case '-h':
-      case '--help':
-        return 'help';
-      case '--harness':
-        harness = value();
-        break;
-      case '--scope':
-        scope = value();
-        break;
-      case '--project':
-        project = value();
-        break;
-      case '--command':
-        opts.command = value();
-        break;
-      case '--dry-run':
-        opts.dryRun = true;
-        break;
-      case '--json':
-        opts.json = true;
-        break;
-      default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
-        if (opts.action !== undefined) throw new UsageError(`unexpected argument ${arg}`);
-        if (!(ACTIONS as readonly string[]).includes(arg)) throw new UsageError(`unknown action ${arg} (merge, strip or status)`);
-        opts.action = arg as Action;
-    }
-  }
-  if (opts.action === undefined) throw new UsageError('say merge, strip or status');
+  const harness = str(p, 'harness') ?? 'all';
+  const scope = str(p, 'scope') ?? 'user';
+  const project = str(p, 'project');
   if (harness !== 'all' && installerFor(harness) === undefined) {
     throw new UsageError(`--harness ${harness}: expected ${Object.keys(INSTALLERS).join(', ')} or all`);
   }
@@ -123,13 +60,13 @@ function parseArgs(args: string[], cwd: string): Options | 'help' {
     throw new UsageError(`--scope ${scope}: ${harness} has only ${HARNESS_SCOPES[harness as InstallableHarness].join(', ')}`);
   }
   return {
-    action: opts.action,
+    action: p.subcommand as Action,
     harness: harness as InstallableHarness | 'all',
     scope: scope as Scope,
     project: path.resolve(cwd, project ?? '.'),
-    command: opts.command ?? null,
-    dryRun: opts.dryRun,
-    json: opts.json,
+    command: str(p, 'command') ?? null,
+    dryRun: flag(p, 'dry-run'),
+    json: flag(p, 'json'),
   };
 }
 
@@ -161,6 +98,19 @@ function commandOf(opts: Options, harness: InstallableHarness, ctx: PathContext)
     opts.command ??
     defaultLaunchPrefix({ execPath: process.execPath, bundle: bundleFile(), versionsDir: paths.versionsDir, current: paths.current, platform: ctx.platform });
   return commandFor(prefix, harness);
+}
+
+/** Where the harness's trust store is, and the project a project-scope hooks file belongs to. */
+function trustContext(opts: Options, installer: HarnessInstaller, ctx: PathContext): TrustContext {
+  let projectRoot: string | null = null;
+  if (opts.scope === 'project') {
+    try {
+      projectRoot = fs.realpathSync(opts.project);
+    } catch {
+      projectRoot = opts.project;
+    }
+  }
+  return { home: harnessHomeDir(installer.name, ctx), projectRoot };
 }
 
 /** A hook that cannot start blocks every shell command where it fails closed: refuse to write one. */
@@ -202,8 +152,11 @@ function runEdit(opts: Options, list: Target[], ctx: PathContext, io: CliIO): nu
       }
       // Written: planned from the bytes read under the config's lock (installers/apply.ts).
       const plan = opts.dryRun ? makePlan() : planAndApply(t.file, makePlan);
-      if (opts.json) results.push({ ...planJson(plan, opts.dryRun), scope: opts.scope });
-      else io.out(renderPlan(plan, opts.dryRun));
+      // The harness's record of which hooks it runs (Codex's hook trust) follows the file.
+      const tc = trustContext(opts, t.installer, ctx);
+      const trust = syncTrust(t.installer, plan, tc.home, tc.projectRoot, opts.dryRun);
+      if (opts.json) results.push({ ...planJson(plan, opts.dryRun), scope: opts.scope, ...(trust === null ? {} : { trust }) });
+      else io.out(renderPlan(plan, opts.dryRun) + (trust === null ? '' : renderTrust(trust, opts.dryRun)));
     } catch (e) {
       code = e instanceof InstallerError && e.code === 'usage' ? 2 : 1;
       results.push({ harness: t.installer.name, scope: opts.scope, file: t.file, error: report(io, e, t.file) });
@@ -247,7 +200,7 @@ async function runStatus(opts: Options, list: Target[], ctx: PathContext, io: Cl
       } catch (e) {
         if (opts.command !== null) throw e;
       }
-      const s: ConfigStatus = readStatus(t.installer, t.file, expected);
+      const s: ConfigStatus = readStatus(t.installer, t.file, expected, trustContext(opts, t.installer, ctx));
       ok &&= s.ok;
       if (opts.json) results.push(statusJson(s, opts.scope));
       else io.out(renderStatus(s));
@@ -270,16 +223,15 @@ async function runStatus(opts: Options, list: Target[], ctx: PathContext, io: Cl
 }
 
 export function run(args: string[], io: CliIO): number | Promise<number> {
-  let opts: Options | 'help';
+  const parsed = parseCommand('hooks', args, io);
+  if (!parsed) return 2;
+  if (parsed.help) return showHelp('hooks', io);
+  let opts: Options;
   try {
-    opts = parseArgs(args, io.cwd);
+    opts = hooksOptions(parsed, io.cwd);
   } catch (e) {
-    io.err(`buckler hooks: ${e instanceof Error ? e.message : String(e)} (see 'buckler hooks --help')\n`);
-    return 2;
-  }
-  if (opts === 'help') {
-    io.out(HELP);
-    return 0;
+    if (!(e instanceof UsageError)) throw e;
+    return usageError(io, 'hooks', e.message);
   }
   const ctx: PathContext = processPathContext(io.env);
   const { targets: list, looked } = targets(opts, ctx);

@@ -2,7 +2,7 @@
  * Named locations: the CLI's (src/cli/locations.ts) are the ones rule examples stand in, and
  * every file every installer edits or reads hooks from, in every scope, is a location the
  * builtin agent-tamper pack denies writing and deleting — by shell and by a file tool. A harness
- * added to the installers is covered the day it lists its files in protected-files.ts.
+ * added to the installers is covered the day its record (src/harnesses/) lists its files.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { PolicyInput } from '../core/contract.ts';
 import { evaluate } from '../core/evaluate.ts';
 import { INSTALLERS } from '../installers/registry.ts';
-import { HARNESS_FILES } from '../installers/protected-files.ts';
+import { HARNESSES } from '../harnesses/index.ts';
 import { EXAMPLE_LOCATIONS } from '../packs/example-locations.ts';
 import { loadPolicyReport } from '../packs/runtime.ts';
 import { harnessConfigFile, resolvePaths, type InstallableHarness, type PathContext } from '../paths.ts';
@@ -19,6 +19,65 @@ import { actionContext } from './action-context.ts';
 import { namedLocations } from './locations.ts';
 
 const HOME = '/home/dev';
+
+/** The locations for /home/dev on Linux, written out: a change to a record shows here. */
+const PINNED: Record<string, string[]> = {
+  buckler_config: ['/home/dev/.config/buckler', '/home/dev/.config/buckler/**'],
+  buckler_state: ['/home/dev/.local/state/buckler', '/home/dev/.local/state/buckler/**'],
+  buckler_data: ['/home/dev/.local/share/buckler', '/home/dev/.local/share/buckler/**', '/home/dev/.local/bin/buckler'],
+  harness_settings: [
+    '/home/dev/.cursor/hooks.json',
+    '.cursor/hooks.json',
+    '/etc/cursor/hooks.json',
+    '/home/dev/.claude/settings.json',
+    '/home/dev/.claude/settings.local.json',
+    '.claude/settings.json',
+    '.claude/settings.local.json',
+    '/etc/claude-code/managed-settings.json',
+    '/home/dev/.codex/hooks.json',
+    '/home/dev/.codex/config.toml',
+    '.codex/hooks.json',
+    '.codex/config.toml',
+    '/home/dev/.gemini/settings.json',
+    '.gemini/settings.json',
+    '/etc/gemini-cli/settings.json',
+    '/home/dev/.copilot/settings.json',
+    '.github/copilot/settings.json',
+    '.github/copilot/settings.local.json',
+    '.github/hooks/*.json',
+    '/home/dev/.factory/settings.json',
+    '/home/dev/.factory/settings.local.json',
+    '/home/dev/.factory/hooks.json',
+    '.factory/settings.json',
+    '.factory/settings.local.json',
+    '.factory/hooks.json',
+    '/home/dev/.qwen/settings.json',
+    '.qwen/settings.json',
+    '/home/dev/.config/opencode/plugin/**',
+    '/home/dev/.config/opencode/plugins/**',
+    '/home/dev/.config/opencode/opencode.json',
+    '/home/dev/.config/opencode/opencode.jsonc',
+    '/home/dev/.config/opencode/config.json',
+    '/home/dev/.config/opencode/package.json',
+    '.opencode/plugin/**',
+    '.opencode/plugins/**',
+    '.opencode/opencode.json',
+    '.opencode/opencode.jsonc',
+    '.opencode/package.json',
+  ],
+  harness_credentials: [
+    '/home/dev/.config/cursor/auth.json',
+    '/home/dev/.claude/.credentials.json',
+    '/home/dev/.codex/auth.json',
+    '/home/dev/.gemini/oauth_creds.json',
+    '/home/dev/.copilot/config.json',
+    '/home/dev/.factory/auth.json',
+    '/home/dev/.qwen/oauth_creds.json',
+    '/home/dev/.local/share/opencode/auth.json',
+  ],
+  harness_trust: ['/home/dev/.claude.json', '/home/dev/.codex/config.toml', '/home/dev/.gemini/trustedFolders.json', '/home/dev/.copilot/config.json'],
+};
+
 const PROJECT = '/home/dev/project';
 
 const configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'buckler-locations-'));
@@ -35,7 +94,8 @@ function decide(ctx: PathContext, shell: string | null, tool: { name: string; pa
 
 describe('namedLocations', () => {
   it('rule examples stand in the locations the CLI computes for the fake home /home/dev', () => {
-    expect(namedLocations({ env: {}, platform: 'linux', home: HOME })).toEqual(EXAMPLE_LOCATIONS);
+    expect(namedLocations({ env: {}, platform: 'linux', home: HOME })).toEqual(PINNED);
+    expect(EXAMPLE_LOCATIONS).toEqual(PINNED);
   });
 
   it('follows the variables that move the directories', () => {
@@ -69,7 +129,7 @@ describe('every installer\'s files are protected by agent-tamper', () => {
     );
 
   it('every installable harness lists its files', () => {
-    for (const name of Object.keys(INSTALLERS)) expect(HARNESS_FILES[name as InstallableHarness].settings.length, name).toBeGreaterThan(0);
+    for (const name of Object.keys(INSTALLERS)) expect(HARNESSES[name as InstallableHarness].files.settings.length, name).toBeGreaterThan(0);
   });
 
   it.each(envs)('(%s) a write, a delete and a file-tool write of each is denied; a read is allowed', (_what, env) => {

@@ -9,24 +9,10 @@ import type { AuditRecord } from '../audit/record.ts';
 import path from 'node:path';
 import { filterRecords, parseAuditLog, parseSince, rotatedName, type LogFilter } from '../audit/read.ts';
 import { projectRoot } from './project.ts';
+import { flag, parseCommand, str, usageError, type Parsed } from './args.ts';
 import type { CliIO } from './io.ts';
+import { showHelp } from './show-help.ts';
 import { processPathContext, processPaths } from './process-paths.ts';
-
-const USAGE = `Usage: buckler log [--since D] [--decision D[,D…]] [--rule R] [--project P] [--session S]
-                   [--json] [-n N] [--file PATH]
-
-Shows recent decisions from the audit log, newest last (denials, asks, bypasses and
-allow-once uses by default; every decision with audit_log = true in config.toml).
-  --since D       only decisions since D: an age (30m, 2h, 1d, 1w) or a date (2025-11-29,
-                  2025-11-29T10:00Z)
-  --decision D    only these decisions (allow, deny, ask, nudge; comma-separated)
-  --rule R        only this rule (pack/rule), or every rule of a pack
-  --project P     only this project (its root directory; . for the current one)
-  --session S     only this harness session (conversation) id
-  -n N            only the last N (default 20, or all with --since)
-  --json          the records themselves, one JSON object per line
-  --file PATH     another audit log than the configured one
-`;
 
 const DEFAULT_LIMIT = 20;
 
@@ -36,46 +22,34 @@ interface Options {
   file: string | null;
 }
 
-export function parseArgs(args: string[], now: Date): Options | string {
+/**
+ * The record filter the log options select (`log`, `stats`, `replay` take the same), or what is
+ * wrong with one of them.
+ */
+export function logOptions(p: Parsed, now: Date): Options | string {
   const filter: LogFilter = {};
-  let json = false;
-  let file: string | null = null;
-  let limit: number | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = args[++i];
-      if (v === undefined) throw new Error(`${name} needs a value`);
-      return v;
-    };
-    try {
-      if (name === '--json') json = true;
-      else if (name === '--since') filter.since = parseSince(value(), now);
-      else if (name === '--decision') {
-        const list = value().split(',').map((d) => d.trim());
-        const bad = list.filter((d) => !(DECISIONS as readonly string[]).includes(d));
-        if (bad.length) return `--decision ${bad.join(',')}: expected ${DECISIONS.join(', ')}`;
-        filter.decisions = list as Decision[];
-      } else if (name === '-n' || name === '--limit') {
-        const v = value();
-        if (!/^[1-9]\d*$/.test(v)) return `${name} ${v}: expected a positive whole number`;
-        limit = Number(v);
-      } else if (/^-n[1-9]\d*$/.test(arg)) limit = Number(arg.slice(2));
-      else if (name === '--file') file = value();
-      else if (name === '--rule') filter.rule = value();
-      else if (name === '--project') filter.project = value();
-      else if (name === '--session') filter.session = value();
-      else return `unknown option '${arg}'`;
-    } catch (e) {
-      return (e as Error).message;
-    }
+  const since = str(p, 'since');
+  const decisions = str(p, 'decision');
+  const limit = str(p, 'limit');
+  try {
+    if (since !== undefined) filter.since = parseSince(since, now);
+  } catch (e) {
+    return (e as Error).message;
   }
-  const effective = limit ?? (filter.since === undefined ? DEFAULT_LIMIT : undefined);
+  if (decisions !== undefined) {
+    const list = decisions.split(',').map((d) => d.trim());
+    const bad = list.filter((d) => !(DECISIONS as readonly string[]).includes(d));
+    if (bad.length) return `--decision ${bad.join(',')}: expected ${DECISIONS.join(', ')}`;
+    filter.decisions = list as Decision[];
+  }
+  if (limit !== undefined && !/^[1-9]\d*$/.test(limit)) return `-n ${limit}: expected a positive whole number`;
+  for (const k of ['rule', 'project', 'session'] as const) {
+    const v = str(p, k);
+    if (v !== undefined) filter[k] = v;
+  }
+  const effective = limit !== undefined ? Number(limit) : filter.since === undefined ? DEFAULT_LIMIT : undefined;
   if (effective !== undefined) filter.limit = effective;
-  return { filter, json, file };
+  return { filter, json: flag(p, 'json'), file: str(p, 'file') ?? null };
 }
 
 const COLOURS: Record<Decision, string> = { deny: '31', ask: '33', nudge: '36', allow: '32' };
@@ -136,16 +110,12 @@ export function readLog(file: string, configured: boolean, command: string, io: 
   return text;
 }
 
-export function run(args: string[], io: CliIO): number {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.out(USAGE);
-    return 0;
-  }
-  const opts = parseArgs(args, new Date());
-  if (typeof opts === 'string') {
-    io.err(`buckler log: ${opts} (see 'buckler log --help')\n`);
-    return 2;
-  }
+export function run(args: string[], io: CliIO): number | Promise<number> {
+  const parsed = parseCommand('log', args, io);
+  if (!parsed) return 2;
+  if (parsed.help) return showHelp('log', io);
+  const opts = logOptions(parsed, new Date());
+  if (typeof opts === 'string') return usageError(io, 'log', opts);
   if (opts.filter.project !== undefined) opts.filter.project = projectFilter(opts.filter.project, io);
   const file = opts.file ?? processPaths(io.env).auditLog;
   const text = readLog(file, opts.file === null, 'log', io);

@@ -3,8 +3,9 @@
  * (driver mode) pays only for what a hook needs.
  *
  *   buckler [--driver NAME] [--event EVENT]   hook driver: native event on stdin, native reply on stdout
- *   buckler evaluate|validate|check|hooks|paths|log …
+ *   buckler COMMAND …                         every other command: src/cli/command-table.ts
  */
+import type { ModuleCommand } from './command-table.ts';
 import { processIO, type CliIO } from './io.ts';
 import { systemMode } from './process-paths.ts';
 import { systemEnv } from '../paths.ts';
@@ -14,43 +15,32 @@ export const VERSION: string = typeof __BUCKLER_VERSION__ === 'string' ? __BUCKL
 
 export type CommandRun = (args: string[], io: CliIO) => number | Promise<number>;
 
-/** Each command lives in its own module; `import()` keeps the others off the hook path. */
-const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CommandRun }> }> = {
-  evaluate: { summary: 'PolicyInput JSON in, PolicyOutput JSON out', load: () => import('./evaluate.ts') },
-  check: { summary: 'decide one command line, readably', load: () => import('./check.ts') },
-  explain: { summary: 'why a command line (or harness event) gets its decision, rule by rule', load: () => import('./explain.ts') },
-  test: { summary: 'run policy test cases (YAML): exit 1 with a diff on a mismatch', load: () => import('./policy-test.ts') },
-  validate: { summary: 'check packs and user rules; exit 1 on errors', load: () => import('./validate.ts') },
-  hooks: { summary: 'merge|strip|status Buckler in a harness config', load: () => import('./hooks.ts') },
-  paths: { summary: 'print the files and directories Buckler uses', load: () => import('./paths.ts') },
-  log: { summary: 'show recent decisions from the audit log', load: () => import('./log.ts') },
-  stats: { summary: 'count the audit log by decision, rule, project and day', load: () => import('./stats.ts') },
-  replay: { summary: 're-decide logged commands under another policy; print what changes', load: () => import('./replay.ts') },
-  pack: { summary: 'signed pack bundles: keygen|sign|install|list|update|rollback|remove', load: () => import('./pack.ts') },
-  allow: { summary: 'let one blocked command through, once (--list, --revoke)', load: () => import('./allow.ts') },
-  trust: { summary: "trust this repository's .buckler/rules.d (--status, --revoke, --list)", load: () => import('./trust.ts') },
-  doctor: { summary: 'check that Buckler really guards every harness here; exit 1 on a problem', load: () => import('./doctor.ts') },
+/**
+ * Which module runs each command of the command table (src/cli/command-table.ts): the table's
+ * `module`, as an `import()` esbuild can see. scripts/build.mjs makes each a bundle of its own
+ * (dist/cli-<module>.cjs) and these imports `require()`s of it, so the hook never reads or
+ * compiles their code; main.ts reads only the table's types, so the hook bundle holds none of
+ * the table either. The type makes this list follow the table; command-table.test.ts checks
+ * that each entry loads the module the table names.
+ */
+export const LOADERS: Record<ModuleCommand, () => Promise<{ run: CommandRun }>> = {
+  evaluate: () => import('./evaluate.ts'),
+  check: () => import('./check.ts'),
+  explain: () => import('./explain.ts'),
+  test: () => import('./policy-test.ts'),
+  validate: () => import('./validate.ts'),
+  hooks: () => import('./hooks.ts'),
+  paths: () => import('./paths.ts'),
+  log: () => import('./log.ts'),
+  stats: () => import('./stats.ts'),
+  replay: () => import('./replay.ts'),
+  pack: () => import('./pack.ts'),
+  allow: () => import('./allow.ts'),
+  trust: () => import('./trust.ts'),
+  doctor: () => import('./doctor.ts'),
+  completion: () => import('./completion.ts'),
+  help: () => import('./help.ts'),
 };
-
-export function helpText(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
-  const lines = Object.entries(COMMANDS).map(([k, v]) => `  buckler ${k.padEnd(width)}  ${v.summary}`);
-  return [
-    `buckler ${VERSION} — policy engine for AI coding agents' hooks`,
-    '',
-    'Usage:',
-    '  buckler [--driver NAME] [--event EVENT]',
-    '                            hook mode: the harness event on stdin, the reply on stdout',
-    '                            (NAME: cursor, claude-code, codex, gemini-cli, copilot-cli;',
-    '                            default $BUCKLER_DRIVER or cursor; EVENT: for payloads that',
-    '                            do not name their event, Copilot CLI native hooks)',
-    ...lines,
-    '  buckler version | --version | -v | --help',
-    '',
-    "Run 'buckler COMMAND --help' for a command's options.",
-    '',
-  ].join('\n');
-}
 
 /** Set by a hook run that gave up at its deadline with a read still pending (see start()). */
 let abandonedHook = false;
@@ -87,16 +77,17 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
     io.out(`${VERSION}\n`);
     return 0;
   }
-  if (first === '--help' || first === '-h' || first === 'help') {
+  if (first === '--help' || first === '-h') {
+    const { helpText } = (await LOADERS.help()) as unknown as typeof import('./help.ts');
     io.out(helpText());
     return 0;
   }
-  const cmd = COMMANDS[first];
-  if (!cmd) {
+  const load = Object.hasOwn(LOADERS, first) ? LOADERS[first as ModuleCommand] : undefined;
+  if (!load) {
     io.err(`buckler: unknown command '${first}'. Run 'buckler --help'.\n`);
     return 2;
   }
-  const mod = await cmd.load();
+  const mod = await load();
   return mod.run(argv.slice(1), io);
 }
 

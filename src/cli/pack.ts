@@ -22,40 +22,12 @@ import { formatProblem, type Problem } from '../packs/problems.ts';
 import { loadPolicyReport, type PolicyReport } from '../packs/runtime.ts';
 import { builtinPacksDir, type Paths } from '../paths.ts';
 import { loadBundle, parsePack, type LoadedPack } from '../packs/sources.ts';
-import { parseCommandArgs } from './evaluate.ts';
+import { parseCommand, usageError, type Parsed } from './args.ts';
+import { showHelp } from './show-help.ts';
 import type { CliIO } from './io.ts';
 import { processPaths } from './process-paths.ts';
 
 type Compiler = typeof import('../packs/compiler.ts');
-
-export const PACK_HELP = `Usage: buckler pack COMMAND ...
-
-Signed pack bundles: a team's packs, signed once, installed and updated on every machine.
-See docs/pack-bundles.md.
-
-For the team that publishes:
-  buckler pack keygen --out FILE
-      a new Ed25519 key pair: FILE (private, PEM, mode 0600) and FILE.pub (public key line)
-  buckler pack sign DIR --key FILE --name NAME --version X.Y.Z [--out FILE]
-      a bundle of every *.yaml / *.yml in DIR (checked first, examples run), signed with the
-      private key FILE (--key may be given more than once: one signature per key);
-      default output NAME-X.Y.Z.bundle
-
-For each machine (trust the team's key first: [bundles] trusted_keys in config.toml):
-  buckler pack install FILE|URL [--allow-downgrade]
-  buckler pack list [--json]
-  buckler pack update [NAME...] [--allow-downgrade]   re-fetch from the recorded source
-  buckler pack update --rollback NAME...              same as: buckler pack rollback NAME
-  buckler pack rollback NAME                          back to the version update replaced
-  buckler pack remove NAME
-
-A bundle is refused, and nothing changes, when it is signed by no trusted key, its signature
-is bad, its content does not match its manifest, it needs a newer pack format, it is older
-than the installed version (unless --allow-downgrade), or one of its pack ids is already
-loaded from elsewhere.
-
-Exit codes: 0 done, 1 refused or failed, 2 bad arguments.
-`;
 
 class PackError extends Error {}
 
@@ -464,93 +436,72 @@ async function signDir(dir: string, keys: string[], name: string, version: strin
   io.out(`signed ${name} ${version}: ${names.length} pack file${names.length === 1 ? '' : 's'} (${rules} rules) -> ${out}\n`);
 }
 
-const SUBCOMMANDS = ['keygen', 'sign', 'install', 'list', 'remove', 'update', 'rollback'];
+/** One subcommand, its arguments read; a PackError or a file-system error is the caller's. */
+async function runSub(sub: string, parsed: Parsed, paths: Paths, usage: (msg: string) => number, io: CliIO): Promise<number> {
+  const { values, operands: positionals } = parsed;
+  const allowDowngrade = values['allow-downgrade'] === true;
+  switch (sub) {
+    case 'keygen': {
+      const out = values.out as string | undefined;
+      if (out === undefined || positionals.length > 0) return usage('give --out FILE');
+      await keygen(path.resolve(io.cwd, out), io);
+      return 0;
+    }
+    case 'sign': {
+      const keys = (values.key as string[] | undefined) ?? [];
+      const name = values.name as string | undefined;
+      const version = values.version as string | undefined;
+      if (positionals.length !== 1 || keys.length === 0 || name === undefined || version === undefined) {
+        return usage('give DIR, --key FILE, --name NAME and --version X.Y.Z');
+      }
+      const out = (values.out as string | undefined) ?? `${name}-${version}.bundle`;
+      await signDir(path.resolve(io.cwd, positionals[0]!), keys.map((k) => path.resolve(io.cwd, k)), name, version, path.resolve(io.cwd, out), io);
+      return 0;
+    }
+    case 'install':
+      if (positionals.length !== 1) return usage('give one FILE or URL');
+      await installFrom(paths, positionals[0]!, io, { allowDowngrade });
+      return 0;
+    case 'list':
+      if (positionals.length > 0) return usage('takes no arguments');
+      await list(paths, io, values.json === true);
+      return 0;
+    case 'remove':
+      if (positionals.length !== 1) return usage('give one NAME');
+      remove(paths, positionals[0]!, io);
+      return 0;
+    case 'rollback':
+      if (positionals.length !== 1) return usage('give one NAME');
+      await rollback(paths, positionals[0]!, io);
+      return 0;
+    case 'update':
+      if (values.rollback) {
+        if (positionals.length === 0) return usage('--rollback needs the NAME of each bundle to roll back');
+        for (const n of positionals) await rollback(paths, n, io);
+        return 0;
+      }
+      return await update(paths, positionals, io, allowDowngrade);
+  }
+  return 2;
+}
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const sub = args[0];
-  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-    io.out(PACK_HELP);
-    return sub === undefined ? 2 : 0;
-  }
-  if (!SUBCOMMANDS.includes(sub)) {
-    io.err(`buckler pack: unknown command '${sub}' (see 'buckler pack --help')\n`);
+  if (args.length === 0) {
+    await showHelp('pack', io);
     return 2;
   }
-  const parsed = parseCommandArgs(
-    `pack ${sub}`,
-    args.slice(1),
-    {
-      out: { type: 'string' },
-      key: { type: 'string', multiple: true },
-      name: { type: 'string' },
-      version: { type: 'string' },
-      json: { type: 'boolean' },
-      'allow-downgrade': { type: 'boolean' },
-      rollback: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    io,
-    true,
-  );
+  const parsed = parseCommand('pack', args, io);
   if (!parsed) return 2;
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(PACK_HELP);
-    return 0;
-  }
-  const usage = (msg: string): number => {
-    io.err(`buckler pack ${sub}: ${msg} (see 'buckler pack --help')\n`);
-    return 2;
-  };
+  if (parsed.help) return showHelp('pack', io);
+  const sub = parsed.subcommand as string;
+  const positionals = parsed.operands;
+  const usage = (msg: string): number => usageError(io, `pack ${sub}`, msg);
   if (['remove', 'rollback', 'update'].includes(sub)) {
     const bad = positionals.find((n) => !isBundleName(n));
     if (bad !== undefined) return usage(`"${bad}" is not a bundle name`);
   }
-  const paths = processPaths(io.env);
-  const allowDowngrade = values['allow-downgrade'] === true;
   try {
-    switch (sub) {
-      case 'keygen': {
-        const out = values.out as string | undefined;
-        if (out === undefined || positionals.length > 0) return usage('give --out FILE');
-        await keygen(path.resolve(io.cwd, out), io);
-        return 0;
-      }
-      case 'sign': {
-        const keys = (values.key as string[] | undefined) ?? [];
-        const name = values.name as string | undefined;
-        const version = values.version as string | undefined;
-        if (positionals.length !== 1 || keys.length === 0 || name === undefined || version === undefined) {
-          return usage('give DIR, --key FILE, --name NAME and --version X.Y.Z');
-        }
-        const out = (values.out as string | undefined) ?? `${name}-${version}.bundle`;
-        await signDir(path.resolve(io.cwd, positionals[0]!), keys.map((k) => path.resolve(io.cwd, k)), name, version, path.resolve(io.cwd, out), io);
-        return 0;
-      }
-      case 'install':
-        if (positionals.length !== 1) return usage('give one FILE or URL');
-        await installFrom(paths, positionals[0]!, io, { allowDowngrade });
-        return 0;
-      case 'list':
-        if (positionals.length > 0) return usage('takes no arguments');
-        await list(paths, io, values.json === true);
-        return 0;
-      case 'remove':
-        if (positionals.length !== 1) return usage('give one NAME');
-        remove(paths, positionals[0]!, io);
-        return 0;
-      case 'rollback':
-        if (positionals.length !== 1) return usage('give one NAME');
-        await rollback(paths, positionals[0]!, io);
-        return 0;
-      case 'update':
-        if (values.rollback) {
-          if (positionals.length === 0) return usage('--rollback needs the NAME of each bundle to roll back');
-          for (const n of positionals) await rollback(paths, n, io);
-          return 0;
-        }
-        return await update(paths, positionals, io, allowDowngrade);
-    }
+    return await runSub(sub, parsed, processPaths(io.env), usage, io);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (!(e instanceof PackError) && typeof code === 'string') {
@@ -563,5 +514,4 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.err(`buckler pack ${sub}: ${e.message}${['install', 'rollback', 'remove', 'update'].includes(sub) ? '; nothing changed' : ''}\n`);
     return 1;
   }
-  return 2;
 }

@@ -2,7 +2,9 @@
  * `buckler paths [--json]`: every file and directory Buckler uses, as `src/paths.ts` resolves
  * them for this environment (the same table `scripts/setup.sh paths` prints from Bash).
  */
+import { flag, parseCommand } from './args.ts';
 import type { CliIO } from './io.ts';
+import { showHelp } from './show-help.ts';
 import { processPathContext } from './process-paths.ts';
 import {
   HARNESS_SCOPES,
@@ -15,12 +17,6 @@ import {
   type PathContext,
   type Scope,
 } from '../paths.ts';
-
-const USAGE = `Usage: buckler paths [--json]
-
-Prints the files and directories Buckler uses. Overrides: BUCKLER_DATA_HOME,
-BUCKLER_CONFIG_HOME, BUCKLER_STATE_HOME, BUCKLER_BIN_DIR; then XDG_*_HOME; see docs/paths.md.
-`;
 
 export interface PathsReport {
   platform: NodeJS.Platform;
@@ -74,18 +70,11 @@ export function renderPaths(r: PathsReport): string {
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}\n`).join('');
 }
 
-export function run(args: string[], io: CliIO): number {
-  let json = false;
-  for (const a of args) {
-    if (a === '--json') json = true;
-    else if (a === '--help' || a === '-h') {
-      io.out(USAGE);
-      return 0;
-    } else {
-      io.err(`buckler paths: unknown option '${a}' (see 'buckler paths --help')\n`);
-      return 2;
-    }
-  }
+export function run(args: string[], io: CliIO): number | Promise<number> {
+  const parsed = parseCommand('paths', args, io);
+  if (!parsed) return 2;
+  if (parsed.help) return showHelp('paths', io);
+  const json = flag(parsed, 'json');
   const ctx: PathContext = processPathContext(io.env);
   const report = pathsReport(ctx, io.cwd, builtinPacksDir());
   for (const name of report.ignored) {

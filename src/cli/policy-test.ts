@@ -16,44 +16,12 @@ import { displayCommand } from '../core/render.ts';
 import { lineFor, type LineMap } from '../packs/problems.ts';
 import { projectRulesDir } from '../packs/project-rules.ts';
 import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
-import { parseCommandArgs } from './evaluate.ts';
+import { parseCommand, type Parsed } from './args.ts';
+import { showHelp } from './show-help.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
 import { gitTopLevel } from './action-context.ts';
 import { projectOf, rulesProject } from './project.ts';
-
-export const TEST_HELP = `Usage: buckler test [--packs-dir DIR] [--rules-dir DIR] [--config FILE]
-                    [--project DIR] [--trust-project] FILE…
-
-Runs policy test cases: each case is a command line (or a harness event) and the decision,
-and optionally the rule, it must get, decided as a hook decides it. For CI on a policy kept in
-a repository (docs/testing-policy.md).
-
-  cases:
-    - name: force push is denied
-      command: git push --force origin main
-      decision: deny
-      rule: agent-git/no-force-push
-    - command: terraform destroy -auto-approve
-      tier: strict            # optional: baseline or strict
-      cwd: /home/dev/project  # optional: cwd, home, project, env, trigger, tool
-      decision: ask
-
-Options:
-      --packs-dir DIR   builtin packs (default: the packs shipped with Buckler)
-      --rules-dir DIR   your packs (default: rules.d in the config directory)
-      --config FILE     config file (default: config.toml in the config directory)
-      --project DIR     cases that do not say where they stand stand in DIR, and its
-                        .buckler/rules.d loads (default: the current directory's project
-                        when it has .buckler/rules.d; else /home/dev/project)
-      --trust-project   take project rules as trusted for this run (a repository's CI
-                        testing its own rules); without it they are untrusted, as on a
-                        fresh clone: they can only tighten. The trust store is neither
-                        read nor written.
-  -h, --help            show this help
-
-Exit codes: 0 every case passed, 1 a case failed, 2 a file or an argument is wrong.
-`;
 
 /** Where a case stands unless it says otherwise (the same as rule examples'). */
 export const CASE_HOME = '/home/dev';
@@ -86,26 +54,10 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs(
-    'test',
-    args,
-    {
-      'packs-dir': { type: 'string' },
-      'rules-dir': { type: 'string' },
-      config: { type: 'string' },
-      project: { type: 'string' },
-      'trust-project': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    io,
-    true,
-  );
+  const parsed = parseCommand('test', args, io);
   if (!parsed) return 2;
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(TEST_HELP);
-    return 0;
-  }
+  if (parsed.help) return showHelp('test', io);
+  const { values, operands: positionals } = parsed;
   if (positionals.length === 0) {
     io.err(`buckler test: give one or more case files, e.g. buckler test policy-tests.yaml (see 'buckler test --help')\n`);
     return 2;
@@ -116,53 +68,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 2;
   }
   const standing = defaultStanding(given === undefined ? undefined : path.resolve(io.cwd, given), io);
-  const { parseYaml, YamlSyntaxError } = await import('../packs/yaml.ts');
-  const files: Array<{ file: string; cases: Case[] }> = [];
-  for (const f of positionals) {
-    const file = path.resolve(io.cwd, f);
-    try {
-      const text = fs.readFileSync(file, 'utf8');
-      const { doc, lines } = parseYaml(text, file);
-      files.push({ file: f, cases: readCases(doc, lines, path.dirname(file), standing) });
-    } catch (e) {
-      const where = e instanceof YamlSyntaxError && e.line !== undefined ? `${f}:${e.line}` : f;
-      if (e instanceof CaseError || e instanceof YamlSyntaxError) io.err(`buckler test: ${where}: ${e.message}\n`);
-      else io.err(`buckler test: cannot read ${f} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
-      return 2;
-    }
-  }
+  const files = await readCaseFiles(positionals, standing, io);
+  if (files === null) return 2;
 
-  const opts: RuntimeOptions = { examples: false, uid: processUid() };
-  const trust = values['trust-project'] === true ? 'trusted' : 'untrusted';
-  for (const [key, name] of [['packsDir', 'packs-dir'], ['rulesDir', 'rules-dir'], ['configFile', 'config']] as const) {
-    const v = values[name] as string | undefined;
-    if (v !== undefined) opts[key] = path.resolve(io.cwd, v);
-  }
-  const policies = new Map<string, CompiledPolicy>();
-  const warned = new Set<string>();
-  const described = new Set<string>();
-  const policyFor = async (tier: Tier | null, project: string | undefined): Promise<CompiledPolicy> => {
-    const key = `${tier ?? 'config'}\0${project ?? ''}`;
-    let p = policies.get(key);
-    if (!p) {
-      // A case's project: its rules as a hook there loads them, with the trust fixed for this
-      // run (untrusted unless --trust-project), never read from nor written to the trust store.
-      const report = await loadPolicyReport(processPaths(io.env), { ...opts, ...(tier ? { tier } : {}), ...(project !== undefined ? { project, projectTrust: trust } : {}) });
-      for (const w of report.warnings) {
-        if (!warned.has(w)) io.err(`buckler: ${w}\n`);
-        warned.add(w);
-      }
-      const state = report.sources.find((s) => s.source === 'project')?.project;
-      if (state !== undefined && !described.has(state.root)) {
-        described.add(state.root);
-        io.out(
-          `project rules: ${projectRulesDir(state.root)}: ${state.trusted ? 'taken as trusted for this run (--trust-project): they count like your own rules' : "untrusted, as on a fresh clone: deny/ask/nudge rules can only tighten, allow rules and programs: are ignored (--trust-project tests them as trusted)"}\n`,
-        );
-      }
-      policies.set(key, (p = report.policy));
-    }
-    return p;
-  };
+  const policyFor = policyCache(values, io);
 
   let failed = 0;
   let total = 0;
@@ -189,6 +98,61 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   io.out(`${failed === 0 ? 'ok' : 'failed'}: ${total} case${total === 1 ? '' : 's'}, ${failed} failed\n`);
   return failed === 0 ? 0 : 1;
+}
+
+/** Every case file, read; null after a one-line error. */
+async function readCaseFiles(names: string[], standing: Standing, io: CliIO): Promise<Array<{ file: string; cases: Case[] }> | null> {
+  const { parseYaml, YamlSyntaxError } = await import('../packs/yaml.ts');
+  const files: Array<{ file: string; cases: Case[] }> = [];
+  for (const f of names) {
+    const file = path.resolve(io.cwd, f);
+    try {
+      const text = fs.readFileSync(file, 'utf8');
+      const { doc, lines } = parseYaml(text, file);
+      files.push({ file: f, cases: readCases(doc, lines, path.dirname(file), standing) });
+    } catch (e) {
+      const where = e instanceof YamlSyntaxError && e.line !== undefined ? `${f}:${e.line}` : f;
+      if (e instanceof CaseError || e instanceof YamlSyntaxError) io.err(`buckler test: ${where}: ${e.message}\n`);
+      else io.err(`buckler test: cannot read ${f} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+      return null;
+    }
+  }
+  return files;
+}
+
+/** The policy for each tier and project the cases stand in, loaded once each. */
+function policyCache(values: Parsed['values'], io: CliIO): (tier: Tier | null, project: string | undefined) => Promise<CompiledPolicy> {
+  const opts: RuntimeOptions = { examples: false, uid: processUid() };
+  const trust = values['trust-project'] === true ? 'trusted' : 'untrusted';
+  for (const [key, name] of [['packsDir', 'packs-dir'], ['rulesDir', 'rules-dir'], ['configFile', 'config']] as const) {
+    const v = values[name] as string | undefined;
+    if (v !== undefined) opts[key] = path.resolve(io.cwd, v);
+  }
+  const policies = new Map<string, CompiledPolicy>();
+  const warned = new Set<string>();
+  const described = new Set<string>();
+  return async (tier: Tier | null, project: string | undefined): Promise<CompiledPolicy> => {
+    const key = `${tier ?? 'config'}\0${project ?? ''}`;
+    let p = policies.get(key);
+    if (!p) {
+      // A case's project: its rules as a hook there loads them, with the trust fixed for this
+      // run (untrusted unless --trust-project), never read from nor written to the trust store.
+      const report = await loadPolicyReport(processPaths(io.env), { ...opts, ...(tier ? { tier } : {}), ...(project !== undefined ? { project, projectTrust: trust } : {}) });
+      for (const w of report.warnings) {
+        if (!warned.has(w)) io.err(`buckler: ${w}\n`);
+        warned.add(w);
+      }
+      const state = report.sources.find((s) => s.source === 'project')?.project;
+      if (state !== undefined && !described.has(state.root)) {
+        described.add(state.root);
+        io.out(
+          `project rules: ${projectRulesDir(state.root)}: ${state.trusted ? 'taken as trusted for this run (--trust-project): they count like your own rules' : "untrusted, as on a fresh clone: deny/ask/nudge rules can only tighten, allow rules and programs: are ignored (--trust-project tests them as trusted)"}\n`,
+        );
+      }
+      policies.set(key, (p = report.policy));
+    }
+    return p;
+  };
 }
 
 const shellArg = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -224,6 +188,29 @@ function hasRulesDir(root: string): boolean {
   }
 }
 
+/** A case's PolicyInput: its command line, or its harness event as that harness's adapter reads it. */
+function caseInput(command: string | undefined, event: unknown, str: (k: string) => string | undefined, fail: (key: string | undefined, message: string) => never): PolicyInput {
+  let input: PolicyInput;
+  if (command !== undefined) {
+    const trigger = str('trigger') ?? 'pre_shell_exec';
+    if (!(TRIGGERS as readonly string[]).includes(trigger)) return fail('trigger', `"trigger" must be one of ${TRIGGERS.join(', ')}`);
+    if (str('driver') !== undefined) fail('driver', '"driver" goes with an "event"');
+    input = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'test', shell: { command } };
+  } else {
+    const name = str('driver');
+    const adapter = name !== undefined ? getAdapter(name) : undefined;
+    if (!adapter) return fail('driver', `an "event" needs "driver": one of ${HARNESS_NAMES.join(', ')}`);
+    if (str('trigger') !== undefined) fail('trigger', 'an event says its own trigger');
+    try {
+      input = adapter.adaptInput(event);
+    } catch (e) {
+      if (e instanceof PolicyError) return fail('event', `the ${name} event cannot be read: ${e.message}`);
+      throw e;
+    }
+  }
+  return input;
+}
+
 function readCases(doc: unknown, lines: LineMap | undefined, base: string, standing: Standing): Case[] {
   const fail = (p: (string | number)[], message: string): never => {
     const line = lineFor(lines, p);
@@ -250,24 +237,7 @@ function readCases(doc: unknown, lines: LineMap | undefined, base: string, stand
     const event = raw['event'];
     if ((command === undefined) === (event === undefined)) return fail(at(), 'a case has a "command" or an "event" (a harness event), not both');
 
-    let input: PolicyInput;
-    if (command !== undefined) {
-      const trigger = str('trigger') ?? 'pre_shell_exec';
-      if (!(TRIGGERS as readonly string[]).includes(trigger)) return fail(at('trigger'), `"trigger" must be one of ${TRIGGERS.join(', ')}`);
-      if (str('driver') !== undefined) fail(at('driver'), '"driver" goes with an "event"');
-      input = { policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'test', shell: { command } };
-    } else {
-      const name = str('driver');
-      const adapter = name !== undefined ? getAdapter(name) : undefined;
-      if (!adapter) return fail(at('driver'), `an "event" needs "driver": one of ${HARNESS_NAMES.join(', ')}`);
-      if (str('trigger') !== undefined) fail(at('trigger'), 'an event says its own trigger');
-      try {
-        input = adapter.adaptInput(event);
-      } catch (e) {
-        if (e instanceof PolicyError) return fail(at('event'), `the ${name} event cannot be read: ${e.message}`);
-        throw e;
-      }
-    }
+    const input = caseInput(command, event, str, (k, m) => fail(at(...(k === undefined ? [] : [k])), m));
     const tool = str('tool');
     if (tool !== undefined) input.tool = { ...input.tool, name: tool };
     const env = raw['env'];

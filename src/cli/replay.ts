@@ -11,27 +11,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DECISIONS, isPreTrigger, TRIGGERS, type Decision, type PolicyInput, type Trigger } from '../core/contract.ts';
 import { evaluate } from '../core/evaluate.ts';
+import type { Tier } from '../core/policy.ts';
+import type { Paths } from '../paths.ts';
 import { filterRecords, parseAuditLog } from '../audit/read.ts';
 import type { AuditRecord } from '../audit/record.ts';
 import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import { checkTier } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
 import type { CliIO } from './io.ts';
-import { parseArgs, printable, projectFilter, readLog } from './log.ts';
+import { parseCommand, str, usageError } from './args.ts';
+import { logOptions, printable, projectFilter, readLog } from './log.ts';
+import { showHelp } from './show-help.ts';
 import { processPaths, processUid } from './process-paths.ts';
 import { projectOf, rulesProject } from './project.ts';
 import { scriptReader } from './script-reader.ts';
-
-const USAGE = `Usage: buckler replay [--config DIR] [--tier T] [--since D] [--decision D[,D…]] [--rule R]
-                      [--project P] [--session S] [--json] [--file PATH]
-
-Re-decides the shell commands in the audit log under another policy and prints each whose
-decision would change (old → new). The policy: config.toml and rules.d/ from DIR (default:
-yours), at tier T (default: that config's), with each record's project rules
-(.buckler/rules.d of its project, trusted or not as now) loaded as a hook there would load them
-now. Commands replay as recorded (redacted, cut at 4 KB); records of the operator bypass are
-skipped (the decision it replaced is not recorded).
-`;
 
 export interface Change {
   time: string;
@@ -46,62 +39,23 @@ function recorded(r: AuditRecord): Decision {
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.out(USAGE);
-    return 0;
-  }
-  let config: string | undefined;
-  let tierText: string | undefined;
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    const take = (flag: string): string | undefined => (a === flag ? args[++i] : a.startsWith(`${flag}=`) ? a.slice(flag.length + 1) : undefined);
-    const c = take('--config');
-    if (c !== undefined || a === '--config') {
-      if (c === undefined || c === '') return usage(io, '--config needs a directory');
-      config = path.resolve(io.cwd, c);
-      continue;
-    }
-    const t = take('--tier');
-    if (t !== undefined || a === '--tier') {
-      tierText = t ?? '';
-      continue;
-    }
-    rest.push(a);
-  }
-  const tier = checkTier('replay', tierText, io);
+  const parsed = parseCommand('replay', args, io);
+  if (!parsed) return 2;
+  if (parsed.help) return showHelp('replay', io);
+  const configDir = str(parsed, 'config');
+  if (configDir === '') return usageError(io, 'replay', '--config needs a directory');
+  const config = configDir === undefined ? undefined : path.resolve(io.cwd, configDir);
+  const tier = checkTier('replay', str(parsed, 'tier'), io);
   if (tier === null) return 2;
-  const opts = parseArgs(rest, new Date());
-  if (typeof opts === 'string') return usage(io, opts);
+  const opts = logOptions(parsed, new Date());
+  if (typeof opts === 'string') return usageError(io, 'replay', opts);
   delete opts.filter.limit;
   if (opts.filter.project !== undefined) opts.filter.project = projectFilter(opts.filter.project, io);
   const paths = processPaths(io.env);
   const file = opts.file ?? paths.auditLog;
   const text = readLog(file, opts.file === null, 'replay', io);
   if (text === null) return 1;
-  // One policy per project with rules (.buckler/rules.d), as the hook loads it there now; every
-  // record outside such a project shares one.
-  const policies = new Map<string, LoadedPolicy>();
-  const warned = new Set<string>();
-  const policyFor = async (project: string | undefined): Promise<LoadedPolicy> => {
-    const key = project ?? '';
-    let loaded = policies.get(key);
-    if (loaded === undefined) {
-      loaded = await loadRuntimePolicy(paths, {
-        cache: false,
-        uid: processUid(),
-        ...(tier ? { tier } : {}),
-        ...(config !== undefined ? { configFile: path.join(config, 'config.toml'), rulesDir: path.join(config, 'rules.d') } : {}),
-        ...(project !== undefined ? { project } : {}),
-      });
-      for (const w of loaded.warnings) {
-        if (!warned.has(w)) io.err(`buckler: ${w}\n`);
-        warned.add(w);
-      }
-      policies.set(key, loaded);
-    }
-    return loaded;
-  };
+  const policyFor = policyLoader(paths, tier, config, io);
   try {
     await policyFor(undefined);
   } catch (e) {
@@ -111,14 +65,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const changes: Change[] = [];
   let replayed = 0;
   for (const r of filterRecords(parseAuditLog(text).records, opts.filter)) {
-    if (r.command === null || r.bypass || r.error !== undefined || r.trust !== undefined) continue;
-    if (r.allow_once !== undefined && r.allow_once.action !== 'use') continue;
-    if (!(TRIGGERS as readonly string[]).includes(r.trigger ?? '') || !isPreTrigger(r.trigger as Trigger)) continue;
-    const cwd = r.cwd ?? io.cwd;
-    const input: PolicyInput = { policy_io_version: '1', trigger: r.trigger as Trigger, shell: { command: r.command, cwd } };
-    if (r.harness !== null) input.harness = r.harness;
-    if (r.event !== null) input.event = r.event;
-    if (r.tool !== null) input.tool = { name: r.tool };
+    const input = replayInput(r, io);
+    if (input === null || r.command === null) continue;
+    const cwd = input.shell!.cwd as string;
     replayed++;
     let loaded: LoadedPolicy;
     try {
@@ -146,6 +95,46 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
+/** What a hook was asked, rebuilt from its record; null for a record that is not replayed. */
+function replayInput(r: AuditRecord, io: CliIO): PolicyInput | null {
+  if (r.command === null || r.bypass || r.error !== undefined || r.trust !== undefined) return null;
+  if (r.allow_once !== undefined && r.allow_once.action !== 'use') return null;
+  if (!(TRIGGERS as readonly string[]).includes(r.trigger ?? '') || !isPreTrigger(r.trigger as Trigger)) return null;
+  const input: PolicyInput = { policy_io_version: '1', trigger: r.trigger as Trigger, shell: { command: r.command, cwd: r.cwd ?? io.cwd } };
+  if (r.harness !== null) input.harness = r.harness;
+  if (r.event !== null) input.event = r.event;
+  if (r.tool !== null) input.tool = { name: r.tool };
+  return input;
+}
+
+/**
+ * One policy per project with rules (.buckler/rules.d), as the hook loads it there now; every
+ * record outside such a project shares one. Each warning is printed once.
+ */
+function policyLoader(paths: Paths, tier: Tier | undefined, config: string | undefined, io: CliIO): (project: string | undefined) => Promise<LoadedPolicy> {
+  const policies = new Map<string, LoadedPolicy>();
+  const warned = new Set<string>();
+  return async (project) => {
+    const key = project ?? '';
+    let loaded = policies.get(key);
+    if (loaded === undefined) {
+      loaded = await loadRuntimePolicy(paths, {
+        cache: false,
+        uid: processUid(),
+        ...(tier ? { tier } : {}),
+        ...(config !== undefined ? { configFile: path.join(config, 'config.toml'), rulesDir: path.join(config, 'rules.d') } : {}),
+        ...(project !== undefined ? { project } : {}),
+      });
+      for (const w of loaded.warnings) {
+        if (!warned.has(w)) io.err(`buckler: ${w}\n`);
+        warned.add(w);
+      }
+      policies.set(key, loaded);
+    }
+    return loaded;
+  };
+}
+
 /**
  * The project whose rules a hook loaded for this record, found as the hook finds it: the
  * recorded project root holding the recorded cwd (else the cwd's own project), never the home
@@ -164,7 +153,3 @@ function recordProject(r: AuditRecord, io: CliIO): string | undefined {
   }
 }
 
-function usage(io: CliIO, msg: string): number {
-  io.err(`buckler replay: ${msg}\n${USAGE}`);
-  return 2;
-}

@@ -5,30 +5,17 @@
 import { filterRecords, parseAuditLog } from '../audit/read.ts';
 import { auditStats, ranked } from '../audit/stats.ts';
 import type { CliIO } from './io.ts';
-import { parseArgs, printable, projectFilter, readLog } from './log.ts';
+import { parseCommand, usageError } from './args.ts';
+import { logOptions, printable, projectFilter, readLog } from './log.ts';
+import { showHelp } from './show-help.ts';
 import { processPaths } from './process-paths.ts';
 
-const USAGE = `Usage: buckler stats [--since D] [--decision D[,D…]] [--rule R] [--project P] [--session S]
-                     [--json] [--file PATH]
-
-Counts the audit log's decisions by decision, rule, project and day, and lists the commands
-most often denied or asked. The options select records as 'buckler log' does.
-`;
-
-export function run(args: string[], io: CliIO): number {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.out(USAGE);
-    return 0;
-  }
-  if (args.some((a) => a === '-n' || a.startsWith('--limit') || /^-n\d/.test(a))) {
-    io.err(`buckler stats: -n is an option of 'buckler log'\n${USAGE}`);
-    return 2;
-  }
-  const opts = parseArgs(args, new Date());
-  if (typeof opts === 'string') {
-    io.err(`buckler stats: ${opts}\n${USAGE}`);
-    return 2;
-  }
+export function run(args: string[], io: CliIO): number | Promise<number> {
+  const parsed = parseCommand('stats', args, io);
+  if (!parsed) return 2;
+  if (parsed.help) return showHelp('stats', io);
+  const opts = logOptions(parsed, new Date());
+  if (typeof opts === 'string') return usageError(io, 'stats', opts);
   delete opts.filter.limit;
   if (opts.filter.project !== undefined) opts.filter.project = projectFilter(opts.filter.project, io);
   const file = opts.file ?? processPaths(io.env).auditLog;

@@ -25,39 +25,12 @@ import { loadPolicyReport, type PolicyReport } from '../packs/runtime.ts';
 import { allowOutput } from '../core/contract.ts';
 import type { TrustChange } from '../audit/record.ts';
 import { auditPersonAction } from './audit-person.ts';
-import { parseCommandArgs } from './evaluate.ts';
+import { parseCommand, usageError } from './args.ts';
+import { showHelp } from './show-help.ts';
 import type { CliIO } from './io.ts';
 import { systemTrustRefusal } from './allow-system.ts';
 import { processPaths, processUid, systemMode } from './process-paths.ts';
 import { projectOf } from './project.ts';
-
-export const TRUST_HELP = `Usage: buckler trust [--project DIR]
-       buckler trust --status [--project DIR] [--json]
-       buckler trust --revoke [--project DIR]
-       buckler trust --list [--json]
-
-A repository's own rules (.buckler/rules.d/*.yaml) load for hooks in that project at once, but
-until you trust them they can only make decisions more severe: their deny, ask and nudge rules
-apply without outranking your rules or the builtin ones, and their allow rules and programs:
-entries are ignored. 'buckler trust' records the digest of the files as they are now; they then
-count like your own rules. Any change to them (a file edited, added or removed) makes them
-untrusted again. Run it yourself, in your own terminal, after reading the files: Buckler's
-agent-tamper pack denies it from an agent's shell. Trusting and revoking are recorded in the
-audit log (unless audit_log = false).
-
-Options:
-      --project DIR   the project (default: the current directory's: its git top-level,
-                      else the directory itself)
-      --status        say whether the project's rules are trusted as they are now (exit 0
-                      when trusted, 1 when not)
-      --revoke        forget the trust: the rules can only tighten again
-      --list          every trusted project, and whether its rules still match
-      --json          --status and --list as JSON
-  -h, --help          show this help
-
-Exit codes: 0 done (--status: trusted), 1 not done (no project rules, rules with errors, the
-trust store could not be written; --status: not trusted), 2 usage.
-`;
 
 /** Granting or revoking trust, in the audit log (after the store was written). */
 function audit(io: CliIO, project: string, trust: TrustChange): void {
@@ -82,30 +55,45 @@ function projectRules(report: PolicyReport, dir: string): { line: string; ignore
     }));
 }
 
-export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs(
-    'trust',
-    args,
-    {
-      project: { type: 'string' },
-      status: { type: 'boolean' },
-      revoke: { type: 'boolean' },
-      list: { type: 'boolean' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    io,
-  );
-  if (!parsed) return 2;
-  const { values } = parsed;
-  if (values.help) {
-    io.out(TRUST_HELP);
+/** `--list`: every trusted project, and whether its rules still match. */
+function listTrusted(store: TrustStore, json: boolean, io: CliIO): number {
+  const rows = Object.entries(store.projects).map(([root, e]) => {
+    const read = readProjectRules(root);
+    const state = !read.exists ? 'rules gone' : projectDigest(read) === e.digest ? 'trusted' : 'changed since trusted (untrusted)';
+    return { project: root, state, trusted_at: e.trusted_at, files: e.files };
+  });
+  if (json) io.out(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  else if (rows.length === 0) io.err('buckler trust: no project is trusted\n');
+  else io.out(rows.map((r) => `${r.project}  ${r.state}  since ${r.trusted_at}  (${r.files.join(', ')})\n`).join(''));
+  return 0;
+}
+
+/** `--revoke`: forget the trust in `root`'s rules. */
+function revokeTrust(file: string, store: TrustStore, root: string, io: CliIO): number {
+  const entry = store.projects[root];
+  if (entry === undefined) {
+    io.out(`${root}: not trusted; nothing to revoke\n`);
     return 0;
   }
-  const usage = (msg: string): number => {
-    io.err(`buckler trust: ${msg} (see 'buckler trust --help')\n`);
-    return 2;
-  };
+  const next: TrustStore = { version: 1, projects: { ...store.projects } };
+  delete next.projects[root];
+  try {
+    writeStore(file, next);
+  } catch (e) {
+    io.err(`buckler trust: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+    return 1;
+  }
+  audit(io, root, { action: 'revoke', digest: entry.digest, files: entry.files });
+  io.out(`${root}: trust revoked; its project rules can only tighten again\n`);
+  return 0;
+}
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCommand('trust', args, io);
+  if (!parsed) return 2;
+  if (parsed.help) return showHelp('trust', io);
+  const values = parsed.values;
+  const usage = (msg: string): number => usageError(io, 'trust', msg);
   const modes = [values.status, values.revoke, values.list].filter(Boolean).length;
   if (modes > 1) return usage('give only one of --status, --revoke, --list');
   if (values.list && values.project !== undefined) return usage('--list takes no --project');
@@ -122,17 +110,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const { store, problem } = readTrustStore(file);
   if (problem !== undefined) io.err(`buckler trust: warning: ${problem}\n`);
 
-  if (values.list) {
-    const rows = Object.entries(store.projects).map(([root, e]) => {
-      const read = readProjectRules(root);
-      const state = !read.exists ? 'rules gone' : projectDigest(read) === e.digest ? 'trusted' : 'changed since trusted (untrusted)';
-      return { project: root, state, trusted_at: e.trusted_at, files: e.files };
-    });
-    if (values.json) io.out(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-    else if (rows.length === 0) io.err('buckler trust: no project is trusted\n');
-    else io.out(rows.map((r) => `${r.project}  ${r.state}  since ${r.trusted_at}  (${r.files.join(', ')})\n`).join(''));
-    return 0;
-  }
+  if (values.list) return listTrusted(store, values.json === true, io);
 
   const given = values.project as string | undefined;
   if (given === '') return usage('--project needs a directory');
@@ -144,23 +122,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const dir = projectRulesDir(root);
   const entry = store.projects[root];
 
-  if (values.revoke) {
-    if (entry === undefined) {
-      io.out(`${root}: not trusted; nothing to revoke\n`);
-      return 0;
-    }
-    const next: TrustStore = { version: 1, projects: { ...store.projects } };
-    delete next.projects[root];
-    try {
-      writeStore(file, next);
-    } catch (e) {
-      io.err(`buckler trust: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
-      return 1;
-    }
-    audit(io, root, { action: 'revoke', digest: entry.digest, files: entry.files });
-    io.out(`${root}: trust revoked; its project rules can only tighten again\n`);
-    return 0;
-  }
+  if (values.revoke) return revokeTrust(file, store, root, io);
 
   const report = await loadPolicyReport(paths, { project: root, examples: true, uid: processUid() });
   const src = report.sources.find((s) => s.source === 'project');

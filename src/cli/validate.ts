@@ -10,53 +10,17 @@ import path from 'node:path';
 import { packageRoot } from '../paths.ts';
 import { formatProblem } from '../packs/problems.ts';
 import { checkRuntimeCache, loadPolicyReport, type CacheCheck, type RuntimeOptions } from '../packs/runtime.ts';
-import { parseCommandArgs } from './evaluate.ts';
+import { parseCommand } from './args.ts';
+import { showHelp } from './show-help.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
 import { projectOf } from './project.ts';
 
-export const VALIDATE_HELP = `Usage: buckler validate [--packs-dir DIR] [--rules-dir DIR] [--config FILE] [--project DIR]
-
-Checks the builtin packs, your packs (rules.d), installed signed pack bundles, config.toml and
-the current project's rules (.buckler/rules.d, docs/project-rules.md: which loaded, and which
-are ignored until you trust them), and runs every rule's examples. Each problem is listed as  file:line rule pack/rule: what is wrong.
-Without options it also checks the compiled-pack cache the hook uses: one that was changed
-after Buckler wrote it, or is reached through a symbolic link, is an error (the hook never
-uses it, and rebuilds it).
-
-Options:
-      --packs-dir DIR   builtin packs to check (default: the packs shipped with Buckler)
-      --rules-dir DIR   user packs to check (default: rules.d in the config directory)
-      --config FILE     config file to check (default: config.toml in the config directory)
-      --project DIR     the project whose .buckler/rules.d to check (default: the current
-                        directory's, as a hook there would find it)
-      --rules           also list every active rule with its pack and source (builtin, user,
-                        or the signed bundle it came from) and every refused bundle
-  -h, --help            show this help
-
-Exit codes: 0 no errors (warnings may be listed), 1 errors found, 2 bad arguments.
-`;
-
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs(
-    'validate',
-    args,
-    {
-      'packs-dir': { type: 'string' },
-      'rules-dir': { type: 'string' },
-      config: { type: 'string' },
-      project: { type: 'string' },
-      rules: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    io,
-  );
+  const parsed = parseCommand('validate', args, io);
   if (!parsed) return 2;
-  const { values } = parsed;
-  if (values.help) {
-    io.out(VALIDATE_HELP);
-    return 0;
-  }
+  if (parsed.help) return showHelp('validate', io);
+  const values = parsed.values;
   const opts: RuntimeOptions = { examples: true };
   const packsDir = values['packs-dir'] as string | undefined;
   const rulesDir = values['rules-dir'] as string | undefined;

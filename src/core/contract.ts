@@ -33,7 +33,7 @@ export interface ShellInfo {
   cwd?: string;
 }
 
-/** How an action touches a path (protection-packs.md §1). */
+/** How an action touches a path (docs/packs.md, "Paths"). */
 export const ACCESS_KINDS = ['read', 'write', 'delete', 'metadata'] as const;
 export type Access = (typeof ACCESS_KINDS)[number];
 

@@ -62,88 +62,138 @@ export function evaluate(input: PolicyInput, policy: CompiledPolicy, options: Ev
 
   // One work counter for the line and every git alias analysed after it: the bound is on the total.
   const work = { used: 0 };
-  const shellOptions = options.readScript
+  const shellOptions: ShellOptions = options.readScript
     ? { readScript: options.readScript, programs: policy.grammars, work }
     : { programs: policy.grammars, work };
-  let commands: ShellCommand[] = [];
-  let assignments: ReturnType<typeof analyzeLine>['assignments'] = null;
-  let error: PolicyOutput['error'];
-  if (input.shell) {
-    try {
-      const line = analyzeLine(input.shell.command, shellOptions);
-      commands = line.commands.filter(reported);
-      assignments = line.assignments;
-    } catch (e) {
-      if (!(e instanceof ShellParseError)) throw e;
-      if (pre) return parseErrorOutput(e);
-      error = { code: 'parse_error', message: e.message };
-    }
-  }
+  const line = readLine(input, shellOptions, pre);
+  if ('decision' in line) return line;
 
   const ix = triggerIndex(policy, input.trigger);
-  const toolName = input.tool?.name;
-  // Rules that do not look at the command decide the same for every command: find their best
-  // once (the tighten-only ones apart: they never compete with the others on priority).
+  const j = new Judging(policy, input, options, shellOptions, ix, contextWinners(ix, input), line);
+  j.toolCall();
+  try {
+    j.collect(line.commands, 0);
+  } catch (e) {
+    if (!(e instanceof ShellParseError)) throw e;
+    if (pre) return parseErrorOutput(e);
+    line.error = { code: 'parse_error', message: e.message };
+  }
+  const judged = j.judged;
+  if (judged.length === 0) judged.push({ facts: null, winner: severer(j.context.best, j.context.tight) });
+  if (pre && input.shell && policy.guarded_words !== undefined && policy.guarded_words.length > 0) {
+    guardUnseen(judged, policy.guarded_words, input, input.shell.command);
+  }
+  return lineOutput(judged, line.error, input, options);
+}
+
+type ShellOptions = Parameters<typeof analyzeLine>[1];
+
+/** The line's analysis: its commands, the variables it sets, and why it could not be parsed. */
+interface LineRead {
+  commands: ShellCommand[];
+  assignments: ReturnType<typeof analyzeLine>['assignments'];
+  error?: PolicyOutput['error'];
+}
+
+/** The line read, or the reply to a line that cannot be parsed before an action. */
+function readLine(input: PolicyInput, shellOptions: ShellOptions, pre: boolean): LineRead | PolicyOutput {
+  const read: LineRead = { commands: [], assignments: null };
+  if (!input.shell) return read;
+  try {
+    const line = analyzeLine(input.shell.command, shellOptions);
+    read.commands = line.commands.filter(reported);
+    read.assignments = line.assignments;
+  } catch (e) {
+    if (!(e instanceof ShellParseError)) throw e;
+    if (pre) return parseErrorOutput(e);
+    read.error = { code: 'parse_error', message: e.message };
+  }
+  return read;
+}
+
+/**
+ * Rules that do not look at the command decide the same for every command: their best, found
+ * once (the tighten-only ones apart: they never compete with the others on priority).
+ */
+function contextWinners(ix: TriggerIndex, input: PolicyInput): Context {
   const context: Context = { best: null, tight: null };
   for (const c of ix.noSegments) {
-    if (!contextMatches(c.rule, toolName, input.env)) continue;
+    if (!contextMatches(c.rule, input.tool?.name, input.env)) continue;
     if (c.rule.tighten) {
       if (better(c, context.tight)) context.tight = c;
     } else if (better(c, context.best)) context.best = c;
   }
+  return context;
+}
 
-  const judged: Judged[] = [];
-  // What paths are resolved against: made when a rule first looks at a path.
-  let pathContext: PathEnv | undefined;
-  const env = (): PathEnv => (pathContext ??= pathEnv(input.context, input.shell?.cwd));
-  // A file-tool call with paths is judged like a command that touches them.
-  const tp = input.tool?.paths;
-  if (tp !== undefined && tp.length > 0 && toolName !== undefined) {
-    const facts = toolFacts(toolName, tp, policy.grammars, env);
-    judged.push({ facts, winner: judge(facts, ix, context, toolName, input.env) });
-  }
-  // Made on first use: most lines have no git command that may use or write an alias.
-  let aliases: LineAliases | undefined;
-  let expanded: Set<string> | undefined;
-  try {
-    collect(commands, 0);
-  } catch (e) {
-    if (!(e instanceof ShellParseError)) throw e;
-    if (pre) return parseErrorOutput(e);
-    error = { code: 'parse_error', message: e.message };
-  }
-  if (judged.length === 0) judged.push({ facts: null, winner: severer(context.best, context.tight) });
-  if (pre && input.shell && policy.guarded_words !== undefined && policy.guarded_words.length > 0) {
-    guardUnseen(judged, policy.guarded_words, input, input.shell.command);
+/** Each command of the line (and of the aliases it uses) with the rule that wins it. */
+class Judging {
+  readonly judged: Judged[] = [];
+  /** What paths are resolved against: made when a rule first looks at a path. */
+  private pathContext: PathEnv | undefined;
+  /** Made on first use: most lines have no git command that may use or write an alias. */
+  private aliases: LineAliases | undefined;
+  private expanded: Set<string> | undefined;
+  private readonly env = (): PathEnv => (this.pathContext ??= pathEnv(this.input.context, this.input.shell?.cwd));
+
+  constructor(
+    private readonly policy: CompiledPolicy,
+    private readonly input: PolicyInput,
+    private readonly options: EvaluateOptions,
+    private readonly shellOptions: ShellOptions,
+    private readonly ix: TriggerIndex,
+    readonly context: Context,
+    private readonly line: LineRead,
+  ) {}
+
+  private push(facts: CommandFacts): void {
+    this.judged.push({ facts, winner: judge(facts, this.ix, this.context, this.input.tool?.name, this.input.env) });
   }
 
-  function collect(cmds: readonly ShellCommand[], depth: number): void {
+  /** A file-tool call with paths is judged like a command that touches them. */
+  toolCall(): void {
+    const tp = this.input.tool?.paths;
+    const name = this.input.tool?.name;
+    if (tp !== undefined && tp.length > 0 && name !== undefined) this.push(toolFacts(name, tp, this.policy.grammars, this.env));
+  }
+
+  collect(cmds: readonly ShellCommand[], depth: number): void {
+    const grammars = this.policy.grammars;
     for (const cmd of cmds) {
-      const facts = commandFacts(cmd, policy.grammars, env);
-      judged.push({ facts, winner: judge(facts, ix, context, toolName, input.env) });
-      if (!facts.mayAlias || depth >= MAX_ALIAS_DEPTH || !mayTouchAliases(cmd.argv, cmd.dynamic, policy.grammars[facts.program]!)) continue;
-      // A git alias in use (`git x`) or written (`git config alias.x …`): judge what it runs,
-      // once per line (`git x; git x` judges the expansion once).
-      aliases ??= new LineAliases(policy.grammars, input, options.readAliases, commands, assignments);
-      expanded ??= new Set();
-      for (const e of aliases.expansions(cmd, facts.program)) {
-        const via = [...cmd.via, e.label];
-        const key = `${depth}\u0001${via.join('\u0001')}\u0000${e.kind === 'argv' ? `${e.argv.join('\u0000')}\u0001${e.dynamic.join(',')}` : e.text}`;
-        if (expanded.has(key)) continue;
-        expanded.add(key);
-        if (e.kind === 'argv') collect([{ argv: e.argv, dynamic: e.dynamic, opaque: false, via }], depth + 1);
-        else {
-          collect(
-            analyzeCommandLine(e.text, shellOptions)
-              .filter(reported)
-              .map((c) => ({ ...c, via: [...via, ...c.via] })),
-            depth + 1,
-          );
-        }
-      }
+      const facts = commandFacts(cmd, grammars, this.env);
+      this.push(facts);
+      if (!facts.mayAlias || depth >= MAX_ALIAS_DEPTH || !mayTouchAliases(cmd.argv, cmd.dynamic, grammars[facts.program]!)) continue;
+      this.followAliases(cmd, facts.program, depth);
     }
   }
 
+  /**
+   * A git alias in use (`git x`) or written (`git config alias.x …`): judge what it runs, once
+   * per line (`git x; git x` judges the expansion once).
+   */
+  private followAliases(cmd: ShellCommand, program: string, depth: number): void {
+    const { input, line } = this;
+    this.aliases ??= new LineAliases(this.policy.grammars, input, this.options.readAliases, line.commands, line.assignments);
+    this.expanded ??= new Set();
+    for (const e of this.aliases.expansions(cmd, program)) {
+      const via = [...cmd.via, e.label];
+      const key = `${depth}\u0001${via.join('\u0001')}\u0000${e.kind === 'argv' ? `${e.argv.join('\u0000')}\u0001${e.dynamic.join(',')}` : e.text}`;
+      if (this.expanded.has(key)) continue;
+      this.expanded.add(key);
+      if (e.kind === 'argv') this.collect([{ argv: e.argv, dynamic: e.dynamic, opaque: false, via }], depth + 1);
+      else {
+        const cmds = analyzeCommandLine(e.text, this.shellOptions).filter(reported);
+        this.collect(
+          cmds.map((c) => ({ ...c, via: [...via, ...c.via] })),
+          depth + 1,
+        );
+      }
+    }
+  }
+}
+
+/** The line's decision: the most severe of its commands', and the messages of the deciding one. */
+function lineOutput(judged: Judged[], error: PolicyOutput['error'], input: PolicyInput, options: EvaluateOptions): PolicyOutput {
   const out = allowOutput();
   if (error) out.error = error;
   let decisive = -1;

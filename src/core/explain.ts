@@ -14,7 +14,7 @@ import type { Judged } from './messages.ts';
 import { pathMatches } from './match.ts';
 import type { CompiledPolicy, CompiledRule, SegmentMatcher, Tier } from './policy.ts';
 
-export const EXPLAIN_FORMAT = 1;
+const EXPLAIN_FORMAT = 1;
 
 /**
  * Why a rule is in force or not: `active`; `skipped_tier` (a strict rule while the tier is
@@ -305,12 +305,11 @@ function segmentConditions(m: SegmentMatcher, f: CommandFacts): ConditionTrace[]
   }
   if (m.flags_any) out.push({ condition: 'flags_any', expected: m.flags_any, held: m.flags_any.some((x) => read?.flags.has(x) === true), saw: flags });
   if (m.flags_all) out.push({ condition: 'flags_all', expected: m.flags_all, held: m.flags_all.every((x) => read?.flags.has(x) === true), saw: flags });
-  if (m.refspec_delete || m.refspec_force) {
-    const specs = read ? [...(read.roles.get('refspec') ?? [])] : [];
-    if (m.refspec_delete) out.push({ condition: 'refspec_delete', expected: true, held: f.refspecDelete, saw: specs });
-    if (m.refspec_force) out.push({ condition: 'refspec_force', expected: true, held: f.refspecForce, saw: specs });
+  for (const c of m.role_marks ?? []) {
+    const role = c.mark.slice(0, c.mark.lastIndexOf('.'));
+    const expected = c.condition === 'role_marks' ? [c.mark] : true;
+    out.push({ condition: c.condition, expected, held: f.read.marks.has(c.mark), saw: read ? [...(read.roles.get(role) ?? [])] : [] });
   }
-  if (m.method_delete) out.push({ condition: 'method_delete', expected: true, held: f.methodDelete, saw: read ? [...(read.roles.get('http_method') ?? [])] : [] });
   if (m.words_any) out.push({ condition: 'words_any', expected: m.words_any, held: m.words_any.some((w) => f.words.has(w)), saw: [...f.words] });
   if (m.paths) {
     const p = m.paths;

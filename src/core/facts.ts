@@ -1,7 +1,7 @@
 /**
- * What rules can see of one simple command: its argv read with the program's data, plus the
- * facts the rule format names, computed from words the data gives a role (`refspec`,
- * `http_method`): the core knows roles, never programs.
+ * What rules can see of one simple command: its argv read with the program's data, including the
+ * marks the data's `role_kinds` give its role words (`refspec.force`): the core knows roles and
+ * marks, never programs.
  *
  * Everything beyond the program name is computed on first use: most commands of a line (`ls`,
  * `npm`, `grep`) meet no rule that looks past the program, and reading their argv with a
@@ -26,10 +26,6 @@ export interface CommandFacts {
   readonly read: ReadArgs;
   /** Literal argument words: argv[1..] without run-time words. */
   readonly words: ReadonlySet<string>;
-  readonly refspecForce: boolean;
-  readonly refspecDelete: boolean;
-  /** A word with the `http_method` role is DELETE (any letter case). */
-  readonly methodDelete: boolean;
   /** The paths it touches (computed on first use). */
   readonly paths: readonly PathFact[];
   /** A file-tool call, not a shell command: no program rule matches it, only `paths` conditions. */
@@ -66,7 +62,6 @@ class Facts implements CommandFacts {
   readonly opaque: boolean;
   private readArgs: ReadArgs | undefined;
   private wordSet: Set<string> | undefined;
-  private refspecs: { force: boolean; del: boolean } | undefined;
   private pathFacts: PathFact[] | undefined;
   private sources: ScriptFromFacts[] | undefined;
 
@@ -134,29 +129,6 @@ class Facts implements CommandFacts {
     return this.wordSet;
   }
 
-  /** Words with the `refspec` role: `+src:dst` forces, `:dst` deletes. */
-  private refspecFacts(): { force: boolean; del: boolean } {
-    if (this.refspecs === undefined) {
-      let force = false;
-      let del = false;
-      for (const p of this.read.roles.get('refspec') ?? []) {
-        if (p.startsWith('+')) force = true;
-        const spec = p.startsWith('+') ? p.slice(1) : p;
-        if (spec.length > 1 && spec.startsWith(':')) del = true;
-      }
-      this.refspecs = { force, del };
-    }
-    return this.refspecs;
-  }
-
-  get refspecForce(): boolean {
-    return this.refspecFacts().force;
-  }
-
-  get refspecDelete(): boolean {
-    return this.refspecFacts().del;
-  }
-
   get scriptFrom(): readonly ScriptFromFacts[] {
     if (this.sources === undefined) {
       const grammars = this.grammars;
@@ -174,10 +146,6 @@ class Facts implements CommandFacts {
       });
     }
     return this.sources;
-  }
-
-  get methodDelete(): boolean {
-    return (this.read.roles.get('http_method') ?? []).some((m) => m.trim().toUpperCase() === 'DELETE');
   }
 }
 

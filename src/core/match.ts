@@ -79,9 +79,7 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.subcommand && !subcommandMatches(m.subcommand, f)) return false;
   if (m.flags_any && !m.flags_any.some((x) => f.read.flags.has(x))) return false;
   if (m.flags_all && !m.flags_all.every((x) => f.read.flags.has(x))) return false;
-  if (m.refspec_delete && !f.refspecDelete) return false;
-  if (m.refspec_force && !f.refspecForce) return false;
-  if (m.method_delete && !f.methodDelete) return false;
+  if (m.role_marks && !m.role_marks.every((c) => f.read.marks.has(c.mark))) return false;
   if (m.words_any && !m.words_any.some((w) => f.words.has(w))) return false;
   if (m.words_contain && !wordsContain(m.words_contain, f)) return false;
   if (m.words_all && !m.words_all.every((w) => f.words.has(w))) return false;

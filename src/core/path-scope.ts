@@ -3,7 +3,7 @@
  * the core is pure). The context the core may not look up itself (home directory, project
  * roots, temp directories, `$TMPDIR`) comes from the driver, in the PolicyInput.
  *
- * Scopes (../shared/spec/protection-packs.md §1): **project** (inside a project root, not the
+ * Scopes (docs/packs.md, "Paths"): **project** (inside a project root, not the
  * root itself), **temp**, **home** (the home directory and what is in it that is neither project
  * nor temp), **system** (every other absolute path), **runtime** (known only when it runs).
  * Symlinks are not followed: a path is judged by how it is written.

@@ -1,5 +1,5 @@
 /**
- * Paths as resources (protection-packs.md §1): the paths one simple command or one file-tool
+ * Paths as resources (docs/packs.md, "Paths"): the paths one simple command or one file-tool
  * call touches, how (read, write, delete, metadata; recursively or not) and where they lie
  * (path-scope.ts), for rules' `paths` conditions and for `check --json`.
  *

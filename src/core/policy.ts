@@ -13,7 +13,15 @@ export const TIERS: readonly Tier[] = ['baseline', 'strict'];
 export const BYPASS_VARS = ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL'] as const;
 
 /** Bumped when the compiled shape changes, so caches of an older shape are rebuilt. */
-export const POLICY_FORMAT = 3;
+export const POLICY_FORMAT = 4;
+
+/** One mark a `shell_segments` entry requires, with the pack key that asked for it (explain shows it). */
+export interface RoleMarkCondition {
+  /** `ROLE.MARK`. */
+  mark: string;
+  /** The pack key: `role_marks`, or a shorthand (`refspec_force`, `refspec_delete`, `method_delete`). */
+  condition: string;
+}
 
 /**
  * One `shell_segments` entry. Every given condition must hold for one simple command. Boolean
@@ -26,12 +34,11 @@ export interface SegmentMatcher {
   subcommand?: string[];
   flags_any?: string[];
   flags_all?: string[];
-  /** A word with the `refspec` role has an empty source (`:branch`). */
-  refspec_delete?: boolean;
-  /** A word with the `refspec` role starts with `+`. */
-  refspec_force?: boolean;
-  /** A word with the `http_method` role is DELETE, any letter case (pack key `gh_api_delete`). */
-  method_delete?: boolean;
+  /**
+   * Marks the command's role words must carry, every one (`refspec.force`): the program data's
+   * `role_kinds` say which word carries which mark (src/grammars/types.ts, RoleKind).
+   */
+  role_marks?: RoleMarkCondition[];
   /** The program is not statically known (`$CMD commit`, `eval "$x"`). */
   opaque?: boolean;
   /** A word where the subcommand should be has a run-time part (`prog $SUB`). */

@@ -16,7 +16,7 @@ export interface TemplateContext {
 
 const KEYS: ReadonlySet<string> = new Set<keyof TemplateContext>(['command', 'program', 'subcommand', 'pack', 'rule', 'path'] as const);
 /** Long command lines are shortened in messages (the full line is in the input and the audit). */
-export const MAX_COMMAND_CHARS = 200;
+const MAX_COMMAND_CHARS = 200;
 
 /** Templates split once into text and placeholder parts (odd indices are placeholder keys). */
 const compiled = new Map<string, string[]>();

@@ -56,9 +56,9 @@ export class LockBusyError extends Error {
   }
 }
 
-export const DEFAULT_WAIT_MS = 15_000;
-export const DEFAULT_STALE_MS = 30_000;
-export const DEFAULT_GRACE_MS = 5_000;
+const DEFAULT_WAIT_MS = 15_000;
+const DEFAULT_STALE_MS = 30_000;
+const DEFAULT_GRACE_MS = 5_000;
 
 /** The lock file for `file`. */
 export function lockFileFor(file: string): string {

@@ -17,6 +17,10 @@ export const gh: ProgramGrammar = {
   value_options: ['-R', '--repo'],
   synonyms: { '-R': '--repo' },
   aliases: { cs: 'codespace', ext: 'extension', extensions: 'extension' },
+  // `gh api -X METHOD`: gh sends the method as given, and the server reads it in any letter case.
+  role_kinds: {
+    http_method: { marks: { delete: { trim: true, ignore_case: true, equals: ['DELETE'] } } },
+  },
   subcommands: {
     api: {
       roles: { '--method': 'http_method' },

@@ -30,6 +30,16 @@ const COMMANDS = (
 export const git: ProgramGrammar = {
   nested: true,
   dashed: true,
+  // A refspec is `[+]SRC[:DST]` (git-push(1)): a leading `+` forces the update; an empty source
+  // (`:DST`, after the optional `+`) deletes DST. `:` alone is the "matching" refspec.
+  role_kinds: {
+    refspec: {
+      marks: {
+        force: { prefix: '+' },
+        delete: { strip: '+', prefix: ':', min_length: 2 },
+      },
+    },
+  },
   // Variables whose value git runs (through a shell, or as the program it starts), as the
   // `-c` settings below: `GIT_SSH_COMMAND='…' git fetch` runs it (git(1), "ENVIRONMENT VARIABLES").
   env_runs: {

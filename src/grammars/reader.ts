@@ -6,6 +6,7 @@
  * non-option word is its subcommand; every option is a flag).
  */
 import { splitAliasWords, splitEnvString } from './split.ts';
+import { NO_MARKS, roleMarks } from './role-marks.ts';
 import type {
   Access,
   CommandGrammar,
@@ -53,6 +54,7 @@ interface Program {
   abbreviations: boolean;
   inlineAliases: { option: string; prefix: string } | null;
   commands: ReadonlySet<string>;
+  roleKinds: ProgramGrammar['role_kinds'];
 }
 
 /** Aliases may expand to aliases; git stops at loops, we stop after a few steps. */
@@ -140,6 +142,7 @@ function compileProgram(g: ProgramGrammar): Program {
       abbreviations: g.abbreviations === true,
       inlineAliases: g.inline_aliases ?? null,
       commands: new Set(g.commands ?? []),
+      roleKinds: g.role_kinds,
     };
     compiledPrograms.set(g, p);
   }
@@ -298,6 +301,7 @@ class WordReader<W extends Word> {
       self: true,
       files: [],
       roles: new Map(),
+      marks: NO_MARKS,
     };
     this.level = prog.root;
     this.chain = [prog.root];
@@ -615,6 +619,7 @@ class WordReader<W extends Word> {
         out.roles.set(role, [...(out.roles.get(role) ?? []), ...found]);
       }
     }
+    out.marks = roleMarks(out.roles, this.prog.roleKinds);
   }
 }
 
@@ -836,6 +841,7 @@ export function readArgv(argv: readonly string[], dynamic: Iterable<number>, gra
     values: r.values,
     positionals: r.operands.map((k) => r.words[k]!.value),
     roles: r.roles,
+    marks: r.marks,
   };
   if (r.shell_alias !== undefined) out.shell_alias = r.shell_alias;
   return out;

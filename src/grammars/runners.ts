@@ -293,7 +293,8 @@ const kubectl: ProgramGrammar = {
 
 const npmExec = {
   value_options: ['-c', '--call', '-p', '--package', '-w', '--workspace'],
-  runs: { shell_options: ['-c', '--call'], self: 'always' as const },
+  // `npx prisma migrate reset`, `npm exec -- knex …`: the operands are the command it runs.
+  runs: { command: true, shell_options: ['-c', '--call'], self: 'always' as const },
 };
 
 export const RUNNERS: Record<string, ProgramGrammar> = {

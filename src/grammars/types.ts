@@ -170,7 +170,10 @@ export interface CommandGrammar {
   runs?: RunsSpec;
   /** Files it touches. */
   files?: FilesSpec;
-  /** Words given roles that rules can test: `{ operands: refspec }`, `{ --method: http_method }`. */
+  /**
+   * Words given roles that rules can test: `{ operands: refspec }`, `{ --method: http_method }`.
+   * What a role's words mean is the program's `role_kinds`.
+   */
   roles?: Record<string, string>;
 }
 
@@ -198,6 +201,37 @@ export interface ProgramGrammar extends CommandGrammar {
    * (`GIT_SSH_COMMAND`, `GIT_EDITOR`); `script`, as a script file it reads first (`BASH_ENV`).
    */
   env_runs?: Record<string, 'shell' | 'script'>;
+  /**
+   * What the words of each role (`roles` at any level) mean, by role name: the marks rules test
+   * (`role_marks: [refspec.force]`). The core knows marks, never a program's syntax.
+   */
+  role_kinds?: Record<string, RoleKind>;
+}
+
+/**
+ * One role's meaning. A word of the role carries a mark when the mark's test holds for it; the
+ * reading then has the mark `ROLE.MARK` (`refspec.delete`). This is the extension point: a new
+ * kind of meaning (a target a command acts on) is a new mark or field here, not code per program.
+ */
+export interface RoleKind {
+  marks: Record<string, MarkTest>;
+}
+
+/**
+ * A test of one word, applied in this order: `trim` white space; remove one leading `strip`;
+ * compare ignoring letter case when `ignore_case`; then every given condition must hold.
+ */
+export interface MarkTest {
+  trim?: boolean;
+  /** Removed once from the start when present (`+` of a forced refspec). */
+  strip?: string;
+  ignore_case?: boolean;
+  /** The word starts with this. */
+  prefix?: string;
+  /** The word is one of these. */
+  equals?: string[];
+  /** The word (after `trim` and `strip`) has at least this many characters. */
+  min_length?: number;
 }
 
 /**
@@ -307,6 +341,8 @@ export interface Reading<W extends Word> {
   files: FileUse<W>[];
   /** Words with a role (`refspec`, `http_method`), by role. */
   roles: Map<string, string[]>;
+  /** The marks those words carry (`refspec.force`), from the program's `role_kinds`. */
+  marks: ReadonlySet<string>;
 }
 
 /** The string-only reading rules use (argv from the shell analysis). */
@@ -320,4 +356,6 @@ export interface ReadArgs {
   positionals: string[];
   shell_alias?: string;
   roles: Map<string, string[]>;
+  /** `ROLE.MARK` for each mark a role word carries (Reading.marks). */
+  marks: ReadonlySet<string>;
 }

@@ -22,6 +22,12 @@ describe('grammarProblems', () => {
     [{ env_runs: { 'not a name': 'shell' } }, '"env_runs" must map variable names to shell or script'],
     [{ env_runs: ['MY_HOOK'] }, '"env_runs" must map variable names to shell or script'],
     [{ runs: { shell_assignments: 'yes' } }, '"shell_assignments" must be true or false'],
+    [{ role_kinds: ['refspec'] }, '"role_kinds" must map role names to { marks: … }'],
+    [{ role_kinds: { refspec: { force: { prefix: '+' } } } }, '"role_kinds.refspec" must be { marks: { MARK: test } }'],
+    [{ role_kinds: { refspec: { marks: { force: { start: '+' } } } } }, '"role_kinds.refspec.marks.force": unknown field "start"'],
+    [{ role_kinds: { refspec: { marks: { force: { min_length: -1 } } } } }, '"role_kinds.refspec.marks.force.min_length" must be a whole number'],
+    [{ role_kinds: { refspec: { marks: { force: { equals: 'DELETE' } } } } }, '"role_kinds.refspec.marks.force.equals" must be a list of strings'],
+    [{ role_kinds: { refspec: { marks: { 'a.b': {} } } } }, 'a mark name is letters, digits'],
   ])('reports %j', (raw, problem) => {
     expect(grammarProblems(raw, 'x').join('\n')).toContain(problem);
   });

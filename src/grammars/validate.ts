@@ -4,7 +4,7 @@
  */
 import type { ProgramGrammar } from './types.ts';
 
-type Kind = 'options' | 'strings' | 'map' | 'bool' | 'count' | 'option' | 'runs' | 'files' | 'subcommands' | 'inline' | 'roles' | 'env_runs';
+type Kind = 'options' | 'strings' | 'map' | 'bool' | 'count' | 'option' | 'runs' | 'files' | 'subcommands' | 'inline' | 'roles' | 'env_runs' | 'role_kinds';
 
 const LEVEL: Record<string, Kind> = {
   value_options: 'options',
@@ -39,6 +39,7 @@ const PROGRAM: Record<string, Kind> = {
   dashed: 'bool',
   versioned: 'bool',
   env_runs: 'env_runs',
+  role_kinds: 'role_kinds',
 };
 const RUNS: Record<string, Kind | 'self' | 'terminators' | 'settings' | 'word'> = {
   command: 'bool',
@@ -73,6 +74,15 @@ const RUNS: Record<string, Kind | 'self' | 'terminators' | 'settings' | 'word'> 
   no_run: 'options',
   self: 'self',
 };
+/** The fields of a mark's test (types.ts, MarkTest) and what each holds. */
+const MARK_TEST: Record<string, 'bool' | 'word' | 'strings' | 'count'> = {
+  trim: 'bool',
+  strip: 'word',
+  ignore_case: 'bool',
+  prefix: 'word',
+  equals: 'strings',
+  min_length: 'count',
+};
 const ACCESS = ['read', 'write', 'delete', 'metadata'];
 const FILES: Record<string, 'access' | 'access_none' | 'count' | 'access_map' | 'bool'> = {
   operands: 'access',
@@ -94,6 +104,7 @@ export const GRAMMAR_FIELDS = {
   runs: RUNS,
   files: FILES,
   access: ACCESS,
+  mark_test: MARK_TEST,
 } as const;
 
 const INLINE_ALIAS_STRINGS = ['option', 'prefix', 'env_option', 'env_key', 'env_value', 'env_parameters', 'config_command', 'dir_option'];
@@ -162,6 +173,9 @@ function checkValue(kind: string, v: unknown, at: string, out: string[]): void {
         out.push(`${at} must map variable names to shell or script`);
       }
       return;
+    case 'role_kinds':
+      checkRoleKinds(v, at, out);
+      return;
     case 'access':
       if (!ACCESS.includes(v as string)) out.push(`${at} must be one of ${ACCESS.join(', ')}`);
       return;
@@ -171,6 +185,34 @@ function checkValue(kind: string, v: unknown, at: string, out: string[]): void {
     case 'access_map':
       if (!isObject(v) || !Object.values(v).every((a) => ACCESS.includes(a as string))) out.push(`${at} must map words to one of ${ACCESS.join(', ')}`);
       return;
+  }
+}
+
+/** `role_kinds: { ROLE: { marks: { MARK: TEST } } }` (types.ts, RoleKind). */
+function checkRoleKinds(v: unknown, at: string, out: string[]): void {
+  if (!isObject(v)) {
+    out.push(`${at} must map role names to { marks: … }`);
+    return;
+  }
+  for (const [role, kind] of Object.entries(v)) {
+    const here = at.replace(/"role_kinds"$/, `"role_kinds.${role}"`);
+    if (!isObject(kind) || !isObject(kind['marks']) || Object.keys(kind).some((k) => k !== 'marks')) {
+      out.push(`${here} must be { marks: { MARK: test } }`);
+      continue;
+    }
+    for (const [mark, test] of Object.entries(kind['marks'])) {
+      const field = here.replace(/"$/, `.marks.${mark}"`);
+      if (!/^[A-Za-z0-9_-]+$/.test(mark)) out.push(`${field}: a mark name is letters, digits, "-" or "_"`);
+      if (!isObject(test)) {
+        out.push(`${field} must be a mapping of ${Object.keys(MARK_TEST).join(', ')}`);
+        continue;
+      }
+      for (const [k, x] of Object.entries(test)) {
+        const kind = MARK_TEST[k];
+        if (kind === undefined) out.push(`${field}: unknown field "${k}" (known: ${Object.keys(MARK_TEST).join(', ')})`);
+        else checkValue(kind, x, `${field.replace(/"$/, `.${k}"`)}`, out);
+      }
+    }
   }
 }
 

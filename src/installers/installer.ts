@@ -84,6 +84,8 @@ export interface HarnessInstaller {
   readonly hooks: readonly WantedHook[];
   /** Absent: the config is a JSON file (every harness but OpenCode). */
   readonly codec?: ConfigCodec;
+  /** Absent: the harness runs every hook in its hooks file. */
+  readonly trust?: TrustGate;
   /** The config for a file that does not exist yet. */
   emptyConfig(): JsonObject;
   /** Why `value` is not a config this installer can edit, or null when it can. */
@@ -96,4 +98,24 @@ export interface HarnessInstaller {
   unwire(value: JsonObject): Edit;
   /** Buckler's entries in the config, in file order. */
   find(value: JsonObject): FoundHook[];
+}
+
+/**
+ * A harness's own record of which hooks it runs, apart from the hooks file (Codex's per-hook
+ * trust in config.toml): without it a wired hook is silently skipped. Merge and strip keep it in
+ * line with Buckler's entries; status and doctor report entries the harness would skip.
+ */
+export interface TrustGate {
+  /** The file the harness keeps the record in, given its home directory. */
+  storeFile(home: string): string;
+  /**
+   * The store's new text (null: unchanged) after an edit turned the hooks file `hooksFile`
+   * (canonical path) from `before` into `after` (null: no file), and what changed.
+   */
+  update(store: string, text: string | null, hooksFile: string, before: JsonObject | null, after: JsonObject | null): { text: string | null; notes: string[] };
+  /**
+   * Why Buckler's entries in `hooksFile` would not run, one line each (empty: they run).
+   * `projectRoot`: the project whose folder holds the hooks file (project scope), else null.
+   */
+  problems(store: string, text: string | null, hooksFile: string, value: JsonObject, projectRoot: string | null): string[];
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it, expect } from 'vitest';
 import { applyPlan } from './apply.ts';
 import { claudeCodeInstaller } from './claude-code/installer.ts';
-import { CODEX_TRUST_NOTE, codexInstaller } from './codex/installer.ts';
+import { codexInstaller } from './codex/installer.ts';
 import { cursorInstaller } from './cursor/installer.ts';
 import { InstallerError } from './errors.ts';
 import type { HarnessInstaller } from './installer.ts';
@@ -78,10 +78,10 @@ describe('merge', () => {
     expect(leftovers(path.dirname(file))).toEqual([]);
   });
 
-  it("a new file's plan carries what the harness needs besides the file (Codex's trust step)", () => {
+  it("a new Codex file's plan warns of no manual trust step (merge records Codex's hook trust itself)", () => {
     const plan = readMergePlan(codexInstaller, path.join(dir, '.codex', 'hooks.json'), CMD_CODEX);
     expect(plan.fileAction).toBe('create');
-    expect(plan.warnings).toEqual([CODEX_TRUST_NOTE]);
+    expect(plan.warnings).toEqual([]);
   });
 
   it("keeps other people's hooks in order, backs up the original, keeps the file mode", () => {

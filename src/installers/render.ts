@@ -98,6 +98,7 @@ export function statusJson(s: ConfigStatus, scope: string): Record<string, unkno
     up_to_date: s.upToDate,
     backup: s.backup,
     warnings: s.warnings,
+    trust_problems: s.trust,
     ok: s.ok,
   };
 }
@@ -107,6 +108,7 @@ function summary(s: ConfigStatus): string {
   if (s.wiring === 'none') return 'not wired';
   if (s.commands.some((c) => c.problems.length > 0)) return 'broken: a command it runs is missing';
   if (s.wiring === 'partial') return 'partially wired';
+  if (s.trust.length > 0) return 'wired, but the harness skips it';
   return s.extra.length > 0 ? 'wired, with extra Buckler entries' : 'wired';
 }
 
@@ -130,5 +132,15 @@ export function renderStatus(s: ConfigStatus): string {
   if (s.upToDate === false && s.wiring !== 'none' && s.expected !== null) lines.push(`  note     merge with the same options would rewrite them to run ${s.expected}`);
   if (s.backup !== null) lines.push(`  backup   ${s.backup}`);
   for (const w of s.warnings) lines.push(`  warning  ${w}`);
+  for (const t of s.trust) lines.push(`  trust    ${t}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** What a merge or strip did to the harness's trust store (installer.trust), as text. */
+export function renderTrust(t: { file: string; notes: string[]; problems: string[] }, dryRun: boolean): string {
+  if (t.notes.length === 0 && t.problems.length === 0) return '';
+  const lines = [`  trust    ${t.file}${t.notes.length === 0 ? '' : dryRun ? ' would be updated:' : ' updated:'}`];
+  for (const n of t.notes) lines.push(`           ${n}`);
+  for (const p of t.problems) lines.push(`  warning  ${p}`);
   return `${lines.join('\n')}\n`;
 }

@@ -10,6 +10,7 @@ import { InstallerError } from './errors.ts';
 import type { FoundHook, HarnessInstaller, WantedHook } from './installer.ts';
 import type { JsonObject } from './json-text.ts';
 import { backupFileOf } from './planner.ts';
+import { trustProblems } from './trust-apply.ts';
 
 export interface HookStatus {
   event: string;
@@ -41,8 +42,16 @@ export interface ConfigStatus {
   upToDate: boolean | null;
   backup: string | null;
   warnings: string[];
-  /** Fully wired, nothing extra, every command's files present. */
+  /** Why the harness would skip Buckler's entries (installer.trust: Codex's hook trust); [] when it runs them. */
+  trust: string[];
+  /** Fully wired, nothing extra, every command's files present, and the harness runs them. */
   ok: boolean;
+}
+
+/** Where a harness keeps its trust store: its home directory, and the project of a project-scope file. */
+export interface TrustContext {
+  home: string;
+  projectRoot: string | null;
 }
 
 function checkFile(p: string): string | null {
@@ -61,7 +70,7 @@ export function commandStatus(command: string, files: readonly string[]): Comman
 }
 
 /** The status of a parsed config (already checked editable). */
-export function statusOfValue(installer: HarnessInstaller, file: string, value: JsonObject | null, expected: string | null): Omit<ConfigStatus, 'backup'> {
+export function statusOfValue(installer: HarnessInstaller, file: string, value: JsonObject | null, expected: string | null, trust: string[] = []): Omit<ConfigStatus, 'backup'> {
   const found = value === null ? [] : installer.find(value);
   const used = new Set<FoundHook>();
   // An event may hold several wanted hooks (one per matcher): each takes the entry with its own
@@ -101,12 +110,16 @@ export function statusOfValue(installer: HarnessInstaller, file: string, value: 
     expected,
     upToDate,
     warnings: value === null ? [] : installer.warnings(value, file),
-    ok: wiring === 'full' && extra.length === 0 && commands.every((c) => c.problems.length === 0),
+    trust,
+    ok: wiring === 'full' && extra.length === 0 && commands.every((c) => c.problems.length === 0) && trust.length === 0,
   };
 }
 
-/** Reads `file` and reports on it. Throws InstallerError for an unreadable or malformed file. */
-export function readStatus(installer: HarnessInstaller, file: string, expected: string | null): ConfigStatus {
+/**
+ * Reads `file` and reports on it; with `trustCtx`, also whether the harness would run Buckler's
+ * entries (its trust store). Throws InstallerError for an unreadable or malformed file.
+ */
+export function readStatus(installer: HarnessInstaller, file: string, expected: string | null, trustCtx?: TrustContext): ConfigStatus {
   const snap = readConfig(file, installer.codec);
   let value: JsonObject | null = null;
   if (snap.exists) {
@@ -115,5 +128,6 @@ export function readStatus(installer: HarnessInstaller, file: string, expected: 
     value = snap.value as JsonObject;
   }
   const backup = backupFileOf(file);
-  return { ...statusOfValue(installer, file, value, expected), backup: fs.existsSync(backup) ? backup : null };
+  const trust = value === null || trustCtx === undefined ? [] : trustProblems(installer, file, value, trustCtx.home, trustCtx.projectRoot);
+  return { ...statusOfValue(installer, file, value, expected, trust), backup: fs.existsSync(backup) ? backup : null };
 }

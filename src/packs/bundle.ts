@@ -29,11 +29,10 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { PACK_FORMAT } from './schema.ts';
 
-export const BUNDLE_FORMAT = 1;
+const BUNDLE_FORMAT = 1;
 export const SIGNATURE_CONTEXT = 'buckler-bundle-signature-v1\n';
 /** A bundle larger than this is refused before it is parsed (also the download limit). */
 export const MAX_BUNDLE_BYTES = 16 * 1024 * 1024;
-export const BUNDLE_EXTENSION = '.bundle';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const VERSION = /^\d{1,9}(\.\d{1,9}){0,3}$/;
@@ -88,7 +87,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 export const isBundleName = (s: string): boolean => NAME.test(s) && s !== '.' && s !== '..';
-export const isBundleVersion = (s: string): boolean => VERSION.test(s);
+const isBundleVersion = (s: string): boolean => VERSION.test(s);
 
 /** -1, 0 or 1, comparing dotted numbers (`1.10.0` > `1.9.3`): bundle versions, harness versions. */
 export function compareVersions(a: string, b: string): number {

@@ -39,7 +39,9 @@ import type { BucklerConfig } from './config.ts';
 import type { CompiledPolicy } from '../core/policy.ts';
 import { BUILTIN_TEXTS, BUILTIN_TEXTS_ID } from '../grammars/builtin-texts.ts';
 import { lazyGrammars } from '../grammars/lazy.ts';
-import { projectKey } from './project-rules.ts';
+import type { FileState } from './file-state.ts';
+
+export type { FileState } from './file-state.ts';
 
 /** Bumped when the cache record's shape changes. */
 export const CACHE_FORMAT = 4;
@@ -48,13 +50,6 @@ export const CACHE_FORMAT = 4;
 const HEADER = `buckler-policy-cache v${CACHE_FORMAT} digest=`;
 /** 16 hex digits. The header line is 48 bytes, so the record starts 4-byte aligned. */
 const DIGEST_LENGTH = 16;
-
-/** What identifies one input file's content without reading it. */
-export interface FileState {
-  path: string;
-  /** null: the file does not exist (a config.toml that may appear later). */
-  stat: { ino: number; size: number; mtimeMs: number; ctimeMs: number } | null;
-}
 
 export interface StampParts {
   /** The code that compiles (bundle or source file), so an upgrade invalidates. */
@@ -87,6 +82,13 @@ export function stampOf(parts: StampParts): string {
     for (const f of d.files ?? []) lines.push(`pack\t${fileText(f)}`);
   }
   return lines.join('\n');
+}
+
+/** A short, stable name for a project root (cache file names): FNV-1a, 32 bits, hex. */
+export function projectKey(root: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < root.length; i++) h = Math.imul(h ^ root.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 /**

@@ -100,6 +100,8 @@ ${GOOD_RULE}`,
     ['match: { shell_segments: [{ program: git, flags: [-f] }] }', 'match', 'unknown shell_segments field "flags"'],
     ['match: { shell_segments: [{ program: git, flags_any: [f] }] }', 'match', 'must be an option such as -f'],
     ['match: { shell_segments: [{ program: git, refspec_delete: "yes" }] }', 'match', '"refspec_delete" must be true or false'],
+    ['match: { shell_segments: [{ program: git, role_marks: [force] }] }', 'match', '"role_marks" must be a non-empty list of ROLE.MARK names'],
+    ['match: { shell_segments: [{ program: git, role_marks: [] }] }', 'match', '"role_marks" must be a non-empty list of ROLE.MARK names'],
     ['match: { shell_segments: [{ program: git, flags_none: [n] }] }', 'match', 'must be an option such as -f'],
     ['match: { shell_segments: [{ program: git, words_all: [] }] }', 'match', '"words_all" must be a non-empty list of strings'],
     ['match: { shell_segments: [{ program: git, positionals_min: -1 }] }', 'match', '"positionals_min" must be a whole number'],
@@ -436,6 +438,38 @@ rules:
     expect(r.problems).toEqual([]);
     expect(r.policy.grammars['kubectl']).toBeDefined();
     expect(run(r.policy, 'kubectl -n prod delete pod x').decision).toBe('deny');
+  });
+
+  it('a role of its own with role_kinds, tested with role_marks; an undeclared mark warns', async () => {
+    write(
+      path.join(rulesDir, 'k8s.yaml'),
+      `pack: k8s
+programs:
+  kubectl:
+    value_options: [--context]
+    inherit_options: true
+    roles: { --context: context }
+    role_kinds:
+      context: { marks: { production: { ignore_case: true, equals: [prod, production] } } }
+rules:
+  - id: no-prod
+    trigger: pre_shell_exec
+    match: { shell_segments: [{ program: kubectl, role_marks: [context.production] }] }
+    action: deny
+    examples:
+      match: [kubectl --context=PROD get pods, kubectl get pods --context production]
+      no_match: [kubectl --context=products get pods, kubectl get pods prod]
+  - id: never
+    trigger: pre_shell_exec
+    match: { shell_segments: [{ program: git, role_marks: [refspec.gone] }] }
+    action: deny
+`,
+    );
+    const r = await load();
+    expect(r.problems.map((p) => p.message)).toEqual([expect.stringContaining('no program\'s data declares the mark "refspec.gone"')]);
+    expect(run(r.policy, 'kubectl --context prod delete ns x').decision).toBe('deny');
+    expect(run(r.policy, 'kubectl --context staging delete ns x').decision).toBe('allow');
+    expect(run(r.policy, 'git push origin :gone').decision).toBe('allow');
   });
 
   it('a bad grammar is reported and not used', async () => {

@@ -47,6 +47,16 @@ function kindSchema(kind: string): Json {
       return { $ref: '#/definitions/inline_aliases' };
     case 'env_runs':
       return { type: 'object', propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, additionalProperties: { enum: ['shell', 'script'] } };
+    case 'role_kinds':
+      return {
+        type: 'object',
+        additionalProperties: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['marks'],
+          properties: { marks: { type: 'object', propertyNames: { pattern: '^[A-Za-z0-9_-]+$' }, additionalProperties: { $ref: '#/definitions/mark_test' } } },
+        },
+      };
     default:
       throw new Error(`no schema for program data kind ${kind}`);
   }
@@ -54,13 +64,14 @@ function kindSchema(kind: string): Json {
 
 const fields = (table: Record<string, string>): Json => Object.fromEntries(Object.entries(table).map(([k, kind]) => [k, kindSchema(kind)]));
 
-/** `definitions` entries for program data: level, program, runs, files, inline_aliases. */
+/** `definitions` entries for program data: level, program, runs, files, inline_aliases, mark_test. */
 export function programDataDefinitions(): Json {
   const filesFields = fields(GRAMMAR_FIELDS.files);
   return {
     level: { type: 'object', additionalProperties: false, properties: fields(GRAMMAR_FIELDS.level) },
     program: { type: 'object', additionalProperties: false, properties: fields(GRAMMAR_FIELDS.program) },
     runs: { type: 'object', additionalProperties: false, properties: fields(GRAMMAR_FIELDS.runs) },
+    mark_test: { type: 'object', additionalProperties: false, properties: fields(GRAMMAR_FIELDS.mark_test) },
     files: {
       type: 'object',
       additionalProperties: false,

@@ -18,8 +18,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CompiledRule } from '../core/policy.ts';
 import type { Problem } from './problems.ts';
-import { MAX_PROJECT_FILE_BYTES, MAX_PROJECT_FILES, projectRulesDir, type ProjectTrustOverride } from './project-rules.ts';
-import { packId, parsePack, type LoadContext, type SourceReport } from './sources.ts';
+import { MAX_PROJECT_FILE_BYTES, MAX_PROJECT_FILES, projectRulesDir } from './project-rules.ts';
+import type { LoadContext, ProjectTrustOverride, SourceReport } from './source-contract.ts';
+import { packId, parsePack } from './sources.ts';
 
 /** One entry of `.buckler/rules.d` as read now. */
 export interface ProjectFile {

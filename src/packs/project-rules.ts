@@ -12,8 +12,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FileState } from './cache.ts';
-import { fileState, type PackSourceProvider } from './sources.ts';
+import type { FileState } from './file-state.ts';
+import type { PackSourceProvider, ProjectTrustOverride } from './source-contract.ts';
+import { fileState } from './sources.ts';
+
+export type { ProjectTrustOverride } from './source-contract.ts';
 
 /** Where project rules live, under the project root. */
 export const PROJECT_RULES_DIR = path.join('.buckler', 'rules.d');
@@ -70,13 +73,6 @@ function lstateOf(file: string): FileState {
   }
 }
 
-/** A short, stable name for a project root (cache file names): FNV-1a, 32 bits, hex. */
-export function projectKey(root: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < root.length; i++) h = Math.imul(h ^ root.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
-}
-
 /**
  * The `project` pack source for the project at `root`: `listing()` on the hook path, `load()`
  * (project-load.ts, through the lazily imported compiler) when the cache misses.
@@ -89,9 +85,3 @@ export function projectSource(root: string, trustFile: string, assume?: ProjectT
     load: (ctx) => ctx.c.loadProject(root, trustFile, ctx, assume),
   };
 }
-
-/**
- * For one run only (`buckler test`): take the project's rules as `trusted` or `untrusted`
- * whatever the trust store says, and without reading it. Never written anywhere.
- */
-export type ProjectTrustOverride = 'trusted' | 'untrusted';

@@ -12,14 +12,15 @@ import type { KnownRule } from '../core/explain.ts';
 import type { CompiledPolicy, Tier } from '../core/policy.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { builtinPacksDir, compilerStampFile, type Paths } from '../paths.ts';
-import { cacheFileName, cacheFileText, readCacheFile, stampOf, type FileState, type StampParts } from './cache.ts';
+import { cacheFileName, cacheFileText, readCacheFile, stampOf, type StampParts } from './cache.ts';
 import type { BucklerConfig } from './config.ts';
-import { bundleSource, directorySource, fileState, readText, type PackSourceProvider, type SourceReport } from './sources.ts';
-import { projectSource, trustStoreFile, type ProjectTrustOverride } from './project-rules.ts';
+import type { FileState } from './file-state.ts';
+import { bundleSource, directorySource, fileState, readText } from './sources.ts';
+import { projectSource, trustStoreFile } from './project-rules.ts';
+import type { PackCompiler, PackSourceProvider, ProjectTrustOverride, SourceReport } from './source-contract.ts';
 import { mergeSystemOverUser, personRulesSource } from './system-layers.ts';
 import type { Problem } from './problems.ts';
 
-type Compiler = typeof import('./compiler.ts');
 
 export type { BucklerConfig } from './config.ts';
 
@@ -366,7 +367,7 @@ export async function loadPolicyReport(paths: Paths, opts: RuntimeOptions = {}):
   return reportFor(paths, opts, await import('./compiler.ts'));
 }
 
-function reportFor(paths: Paths, opts: RuntimeOptions, c: Compiler): PolicyReport {
+function reportFor(paths: Paths, opts: RuntimeOptions, c: PackCompiler): PolicyReport {
   const { DEFAULT_CONFIG, compilePolicy, formatProblem, parseConfig } = c;
   const problems: Problem[] = [];
 

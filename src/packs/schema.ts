@@ -6,7 +6,7 @@
  */
 import { DECISIONS, TRIGGERS, type Decision, type Trigger } from '../core/contract.ts';
 import { programName } from '../core/facts.ts';
-import { TIERS, type CompiledRule, type PathMatcher, type SegmentMatcher, type Tier } from '../core/policy.ts';
+import { TIERS, type CompiledRule, type PathMatcher, type RoleMarkCondition, type SegmentMatcher, type Tier } from '../core/policy.ts';
 import { ACCESS_KINDS } from '../core/contract.ts';
 import type { PathScope } from '../core/path-scope.ts';
 import type { Grammars, ProgramGrammar } from '../grammars/types.ts';
@@ -53,19 +53,28 @@ type Path = (string | number)[];
 
 export const PACK_KEYS = ['pack', 'version', 'description', 'defaults', 'rules', 'programs', 'guarded_words'];
 export const RULE_KEYS = ['id', 'description', 'trigger', 'match', 'action', 'priority', 'tier', 'user_message', 'agent_message', 'additional_context', 'enabled', 'examples'];
-const SEGMENT_BOOLEANS = ['refspec_delete', 'refspec_force', 'method_delete', 'opaque', 'subcommand_dynamic', 'dynamic_words'] as const;
-/** Pack keys that are another name of a compiled condition (pack format "1" spelled it so). */
-const SEGMENT_SYNONYMS: Record<string, (typeof SEGMENT_BOOLEANS)[number]> = { gh_api_delete: 'method_delete' };
+const SEGMENT_BOOLEANS = ['opaque', 'subcommand_dynamic', 'dynamic_words'] as const;
+/**
+ * Pack keys (`refspec_force: true`) that are shorthands of `role_marks` (`[refspec.force]`), in
+ * the order explain shows them; `gh_api_delete` is another name of `method_delete` (pack format
+ * "1" spelled it so). The marks are the program data's (`role_kinds` of git and gh).
+ */
+const MARK_SHORTHANDS: Readonly<Record<string, { condition: string; mark: string }>> = {
+  refspec_delete: { condition: 'refspec_delete', mark: 'refspec.delete' },
+  refspec_force: { condition: 'refspec_force', mark: 'refspec.force' },
+  method_delete: { condition: 'method_delete', mark: 'http_method.delete' },
+  gh_api_delete: { condition: 'method_delete', mark: 'http_method.delete' },
+};
 export const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case', 'words_contain',
-  'positionals_min', 'positionals_any', 'script_from', 'not', 'paths', ...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS),
+  'positionals_min', 'positionals_any', 'script_from', 'not', 'paths', 'role_marks', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
 ];
 export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
 const SCRIPT_FROM_KEYS = ['programs', 'flags_any', 'how'];
 const SCRIPT_HOW = ['pipe', 'substitution', 'file'] as const;
 const MESSAGE_KEYS = ['user_message', 'agent_message', 'additional_context'] as const;
-export const DEFAULT_PRIORITY = 50;
+const DEFAULT_PRIORITY = 50;
 /** The pack format this Buckler reads (a pack's `version:`, a bundle's `pack_format`). */
 export const PACK_FORMAT = '1';
 
@@ -396,12 +405,14 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
   }
   const from = v['script_from'];
   if (from !== undefined && from !== null) m.script_from = readScriptFrom(from, [...path, 'script_from']);
-  for (const k of [...SEGMENT_BOOLEANS, ...Object.keys(SEGMENT_SYNONYMS)]) {
+  for (const k of SEGMENT_BOOLEANS) {
     const x = v[k];
     if (x === undefined || x === null) continue;
     if (typeof x !== 'boolean') throw new RuleProblem(`"${k}" must be true or false`, [...path, k]);
-    if (x) m[SEGMENT_SYNONYMS[k] ?? (k as (typeof SEGMENT_BOOLEANS)[number])] = true;
+    if (x) m[k] = true;
   }
+  const marks = readRoleMarks(v, path, grammars, warn);
+  if (marks.length > 0) m.role_marks = marks;
   const paths = v['paths'];
   if (paths !== undefined && paths !== null) m.paths = readPaths(paths, [...path, 'paths']);
   const not = v['not'];
@@ -411,6 +422,31 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
     m.not = list.map((n, i) => readSegment(n, [...path, 'not', i], grammars, warn));
   }
   return m;
+}
+
+/** `role_marks: [ROLE.MARK, …]` and its shorthands (`refspec_force: true`), shorthands first. */
+function readRoleMarks(v: Obj, path: Path, grammars: Grammars, warn: (path: Path, message: string) => void): RoleMarkCondition[] {
+  const out: RoleMarkCondition[] = [];
+  for (const [k, c] of Object.entries(MARK_SHORTHANDS)) {
+    const x = v[k];
+    if (x === undefined || x === null) continue;
+    if (typeof x !== 'boolean') throw new RuleProblem(`"${k}" must be true or false`, [...path, k]);
+    if (x && !out.some((o) => o.condition === c.condition)) out.push({ ...c });
+  }
+  const list = v['role_marks'];
+  if (list === undefined || list === null) return out;
+  if (!isStringList(list) || list.length === 0 || list.some((w) => !/^[^.\s]+\.[^.\s]+$/.test(w))) {
+    throw new RuleProblem('"role_marks" must be a non-empty list of ROLE.MARK names, e.g. [refspec.force]', [...path, 'role_marks']);
+  }
+  const declared = new Set<string>();
+  for (const g of Object.values(grammars)) {
+    for (const [role, kind] of Object.entries(g.role_kinds ?? {})) for (const mark of Object.keys(kind.marks)) declared.add(`${role}.${mark}`);
+  }
+  for (const mark of list) {
+    if (!declared.has(mark)) warn([...path, 'role_marks'], `no program's data declares the mark "${mark}" (role_kinds): the entry never matches`);
+    out.push({ condition: 'role_marks', mark });
+  }
+  return out;
 }
 
 /** A segment's `paths:` conditions (docs/packs.md, "Paths"). */

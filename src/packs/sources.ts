@@ -17,72 +17,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FileState } from './cache.ts';
+import type { FileState } from './file-state.ts';
 import type { PackSource } from './compile.ts';
 import type { BucklerConfig } from './config.ts';
 import type { Problem } from './problems.ts';
+import type { LoadContext, LoadedPack, PackCompiler, PackSourceProvider, Refusal, SourceName, SourceReport } from './source-contract.ts';
 
-type Compiler = typeof import('./compiler.ts');
-
-export type SourceName = 'builtin' | 'user' | 'bundle' | 'project';
-
-/** One loaded pack file and where it came from. */
-export interface LoadedPack {
-  pack: PackSource;
-  /** The pack id (its `pack:` or file name). */
-  id: string;
-  source: SourceName;
-  /** Human label of the origin: `builtin`, `user`, `bundle acme 1.2.0`, `project (untrusted)`, `project (trusted)`. */
-  origin: string;
-  /** For bundle packs: which bundle. */
-  bundle?: { name: string; version: string; key: string; file: string };
-}
-
-export interface Refusal {
-  file: string;
-  /** A word (bundle.ts `RefusalReason`, or `unreadable`). */
-  reason: string;
-  message: string;
-}
-
-export interface SourceReport {
-  source: SourceName;
-  dir: string;
-  /** Files read, in load order. */
-  files: string[];
-  packs: LoadedPack[];
-  refused: Refusal[];
-  /** The project source only: which project, and whether the person trusts its rules as they are now. */
-  project?: ProjectState;
-}
-
-export interface ProjectState {
-  root: string;
-  /** The digest of the rule files now equals the one `buckler trust` recorded for this root. */
-  trusted: boolean;
-  /** `trusted` was fixed for this run (`buckler test --trust-project`), not read from the trust store. */
-  assumed?: true;
-  /** `sha256:…` over the rule files' names and bytes as read now. */
-  digest: string;
-  /** A digest was recorded for this root, but the files changed since. */
-  changed: boolean;
-}
-
-export interface LoadContext {
-  c: Compiler;
-  config: BucklerConfig;
-  problems: Problem[];
-  /** Pack id → origin label, for every pack loaded by an earlier source (or earlier file). */
-  taken: Map<string, string>;
-}
-
-export interface PackSourceProvider {
-  readonly name: SourceName;
-  readonly dir: string;
-  /** Hook path: the files this source would read, with their stat (null: no directory). */
-  listing(): { dir: string; files: FileState[] | null };
-  load(ctx: LoadContext): SourceReport;
-}
+export type { LoadContext, LoadedPack, PackSourceProvider, ProjectState, Refusal, SourceName, SourceReport } from './source-contract.ts';
 
 const PACK_FILE = /\.ya?ml$/;
 /** `PACK_FILE.test`, without compiling a regular expression on the hook path. */
@@ -135,7 +76,7 @@ export function readText(file: string, problems: Problem[], optional: boolean): 
 }
 
 /** YAML text → a pack ready to compile, or null (the syntax error is in `problems`). */
-export function parsePack(c: Compiler, file: string, name: string, builtin: boolean, text: string, problems: Problem[], noAliases = false): PackSource | null {
+export function parsePack(c: PackCompiler, file: string, name: string, builtin: boolean, text: string, problems: Problem[], noAliases = false): PackSource | null {
   try {
     const { doc, lines, documents, aliases } = c.parseYaml(text, file);
     if (noAliases && aliases > 0) {
@@ -153,7 +94,7 @@ export function parsePack(c: Compiler, file: string, name: string, builtin: bool
   }
 }
 
-export const packId = (c: Compiler, src: PackSource): string => c.readHeader(src.doc, { file: src.file, defaultId: src.name }).id;
+export const packId = (c: PackCompiler, src: PackSource): string => c.readHeader(src.doc, { file: src.file, defaultId: src.name }).id;
 
 /** A directory of YAML packs: the builtin packs (required) or rules.d (optional). */
 export function directorySource(name: 'builtin' | 'user', dir: string): PackSourceProvider {
@@ -229,14 +170,14 @@ export function bundleSource(dir: string): PackSourceProvider {
  * already in `taken`. Leaves `taken` unchanged. Used by the loader and by `pack install`.
  */
 export function loadBundle(
-  c: Compiler,
+  c: PackCompiler,
   file: string,
   bytes: Uint8Array,
   trustedKeys: readonly string[],
   taken: ReadonlyMap<string, string>,
   problems: Problem[],
 ): { name: string; version: string; key: string; digest: string; packs: LoadedPack[] } | { refused: { reason: string; message: string } } {
-  let v: ReturnType<Compiler['verifyBundle']>;
+  let v: ReturnType<PackCompiler['verifyBundle']>;
   try {
     v = c.verifyBundle(bytes, trustedKeys);
   } catch (e) {

@@ -4,7 +4,8 @@
  */
 import { builtinGrammars } from '../grammars/lazy.ts';
 import type { Grammars } from '../grammars/types.ts';
-import { Analyzer, type AnalyzeOptions, utf8Length } from './analyze.ts';
+import { Analyzer } from './analyze.ts';
+import { type AnalyzeOptions, utf8Length } from './context.ts';
 import { Vars } from './word-value.ts';
 import { type ShellCommand, type ShellLimits, ShellParseError } from './types.ts';
 import { DEFAULT_MAX_WORK, type ShellWork } from './work.ts';

@@ -5,7 +5,7 @@
  */
 import type { ArgWord } from './word-value.ts';
 import { literalArg } from './word-value.ts';
-import type { Stdin } from './analyze.ts';
+import type { Stdin } from './context.ts';
 
 /** Input items at most this many are expanded one by one; more stay run-time. */
 export const MAX_XARGS_ITEMS = 64;

@@ -3,6 +3,7 @@
  * See docs/adapters/claude-code.md.
  */
 import { systemMessageNotice, type Adapter } from '../adapter.ts';
+import { failureReplyOf } from '../failure.ts';
 import { adaptClaudeCodeInput } from './input.ts';
 import { adaptClaudeCodeOutput, claudeCodeIsBeforeAction, claudeCodeIsBlocking } from './output.ts';
 import { CLAUDE_CODE_EVENTS } from './types.ts';
@@ -18,6 +19,7 @@ export const claudeCodeAdapter: Adapter = {
   isBeforeAction: claudeCodeIsBeforeAction,
   notice: systemMessageNotice,
   isBlocking: claudeCodeIsBlocking,
+  failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptClaudeCodeOutput, isBeforeAction: claudeCodeIsBeforeAction }),
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',
     transcript_path: '',

@@ -40,7 +40,6 @@ export const CLAUDE_CODE_EVENTS = [
   'MessageDisplay',
   'PreSkillShellCommand',
 ] as const;
-export type ClaudeCodeEvent = (typeof CLAUDE_CODE_EVENTS)[number];
 
 /** The tools whose `tool_input.command` is a shell command line. */
 export const CLAUDE_CODE_SHELL_TOOLS: readonly string[] = ['Bash', 'PowerShell'];
@@ -50,7 +49,7 @@ export const CLAUDE_CODE_SHELL_TOOLS: readonly string[] = ['Bash', 'PowerShell']
  * @anthropic-ai/claude-code 2.1.332: `FileReadInput`, `FileWriteInput`, `FileEditInput`,
  * `NotebookEditInput`, `GrepInput`, `GlobInput`; `MultiEdit`, gone from 2.1.332, sent
  * `file_path` + `edits[]` before). `Grep` and `Glob` name the file or directory they search:
- * that path itself is read, not each file under it (protection-packs.md §1); without a `path`
+ * that path itself is read, not each file under it (docs/packs.md, "Paths"); without a `path`
  * they search the session's directory and name no path.
  */
 export interface FileToolSpec {
@@ -70,126 +69,6 @@ export const CLAUDE_CODE_FILE_TOOLS: ReadonlyMap<string, FileToolSpec> = new Map
   ['Grep', { field: 'path', access: 'read', required: false }],
   ['Glob', { field: 'path', access: 'read', required: false }],
 ]);
-
-/** `FileReadInput` (Read). */
-export interface ClaudeCodeReadInput {
-  file_path: string;
-  offset?: number;
-  limit?: number;
-  pages?: string;
-  allow_large?: boolean;
-}
-
-/** `FileWriteInput` (Write). */
-export interface ClaudeCodeWriteInput {
-  file_path: string;
-  content: string;
-}
-
-/** `FileEditInput` (Edit). */
-export interface ClaudeCodeEditInput {
-  file_path: string;
-  old_string: string;
-  new_string: string;
-  replace_all?: boolean;
-}
-
-/** `NotebookEditInput` (NotebookEdit). */
-export interface ClaudeCodeNotebookEditInput {
-  notebook_path: string;
-  cell_id?: string;
-  new_source: string;
-  cell_type?: 'code' | 'markdown';
-  edit_mode?: 'replace' | 'insert' | 'delete';
-}
-
-/** `GrepInput` / `GlobInput` (the keys Buckler reads). */
-export interface ClaudeCodeSearchInput {
-  pattern: string;
-  path?: string;
-  glob?: string;
-}
-
-/** `BaseHookInput`. */
-export interface ClaudeCodeBaseInput {
-  session_id: string;
-  transcript_path: string;
-  cwd: string;
-  hook_event_name: string;
-  permission_mode?: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan' | 'dontAsk' | 'auto';
-  prompt_id?: string;
-  agent_id?: string;
-  agent_type?: string;
-  effort?: { level: string };
-}
-
-export interface ClaudeCodeMcpServer {
-  name: string;
-  source: string;
-}
-
-export interface ClaudeCodePreToolUseInput extends ClaudeCodeBaseInput {
-  hook_event_name: 'PreToolUse';
-  tool_name: string;
-  tool_input: Record<string, unknown>;
-  tool_use_id: string;
-  mcp_server?: ClaudeCodeMcpServer;
-}
-
-/** `tool_input` of Bash (PowerShell has the same `command`). */
-export interface ClaudeCodeBashInput {
-  command: string;
-  timeout?: number;
-  description?: string;
-  run_in_background?: boolean;
-  dangerouslyDisableSandbox?: boolean;
-}
-
-export interface ClaudeCodePostToolUseInput extends ClaudeCodeBaseInput {
-  hook_event_name: 'PostToolUse';
-  tool_name: string;
-  tool_input: Record<string, unknown>;
-  tool_response: unknown;
-  tool_use_id: string;
-  duration_ms?: number;
-  mcp_server?: ClaudeCodeMcpServer;
-}
-
-export interface ClaudeCodePostToolUseFailureInput extends ClaudeCodeBaseInput {
-  hook_event_name: 'PostToolUseFailure';
-  tool_name: string;
-  tool_input: Record<string, unknown>;
-  tool_use_id: string;
-  error: string;
-  is_interrupt?: boolean;
-  duration_ms?: number;
-  mcp_server?: ClaudeCodeMcpServer;
-}
-
-export interface ClaudeCodePreSkillShellCommandInput extends ClaudeCodeBaseInput {
-  hook_event_name: 'PreSkillShellCommand';
-  tool_name: 'Bash' | 'PowerShell';
-  tool_input: { command: string };
-  tool_use_id: string;
-  command_name: string;
-  command_source?: string;
-  invoked_by: string;
-}
-
-export interface ClaudeCodePermissionRequestInput extends ClaudeCodeBaseInput {
-  hook_event_name: 'PermissionRequest';
-  tool_name: string;
-  tool_input: Record<string, unknown>;
-  permission_suggestions?: unknown[];
-  mcp_server?: ClaudeCodeMcpServer;
-}
-
-export interface ClaudeCodeUserPromptSubmitInput extends ClaudeCodeBaseInput {
-  hook_event_name: 'UserPromptSubmit';
-  prompt: string;
-  source?: string;
-  session_title?: string;
-}
 
 /** `hookSpecificOutput` for PreToolUse (and, without additionalContext, PreSkillShellCommand). */
 export interface ClaudeCodePreToolUseSpecific {

@@ -2,6 +2,7 @@
  * The Codex CLI adapter (protocol: @openai/codex 0.169.0, 2026-11-13). See docs/adapters/codex.md.
  */
 import type { Adapter } from '../adapter.ts';
+import { failureReplyOf } from '../failure.ts';
 import { adaptCodexInput } from './input.ts';
 import { adaptCodexOutput, codexIsBeforeAction, codexIsBlocking } from './output.ts';
 import { CODEX_EVENTS } from './types.ts';
@@ -16,6 +17,7 @@ export const codexAdapter: Adapter = {
   adaptOutput: adaptCodexOutput,
   isBeforeAction: codexIsBeforeAction,
   isBlocking: codexIsBlocking,
+  failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptCodexOutput, isBeforeAction: codexIsBeforeAction }),
   // Every key `pre-tool-use.command.input` requires, as 0.169.0 sends them.
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',

@@ -3,6 +3,7 @@
  * docs/adapters/copilot-cli.md (and there why native rather than Claude-compatible).
  */
 import type { Adapter } from '../adapter.ts';
+import { failureReplyOf } from '../failure.ts';
 import { adaptCopilotInput } from './input.ts';
 import { adaptCopilotOutput, copilotIsBeforeAction, copilotIsBlocking } from './output.ts';
 import { COPILOT_EVENT_FIELD, COPILOT_EVENTS } from './types.ts';
@@ -17,6 +18,7 @@ export const copilotCliAdapter: Adapter = {
   adaptOutput: adaptCopilotOutput,
   isBeforeAction: copilotIsBeforeAction,
   isBlocking: copilotIsBlocking,
+  failureReply: failureReplyOf({ eventField: COPILOT_EVENT_FIELD, adaptOutput: adaptCopilotOutput, isBeforeAction: copilotIsBeforeAction }),
   // A native preToolUse as the adapter sees it: with the `hookName` the driver adds from
   // `--event`, so the self-test reads the same whether or not the command passes --event.
   selfTestEvent: (command, cwd) => ({

@@ -1,5 +1,6 @@
 /** The Cursor adapter (protocol: @cursor/sdk 1.0.32, 2026-09-22). See docs/adapters/cursor.md. */
 import type { Adapter } from '../adapter.ts';
+import { failureReplyOf } from '../failure.ts';
 import { adaptCursorInput } from './input.ts';
 import { adaptCursorOutput, cursorIsBeforeAction, cursorIsBlocking } from './output.ts';
 import { CURSOR_EVENTS } from './types.ts';
@@ -14,6 +15,7 @@ export const cursorAdapter: Adapter = {
   adaptOutput: adaptCursorOutput,
   isBeforeAction: cursorIsBeforeAction,
   isBlocking: cursorIsBlocking,
+  failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptCursorOutput, isBeforeAction: cursorIsBeforeAction }),
   selfTestEvent: (command, cwd) => ({
     conversation_id: 'buckler-doctor',
     generation_id: 'buckler-doctor',

@@ -25,7 +25,7 @@ import {
 } from '../payload.ts';
 import { CURSOR_FILE_TOOLS } from './types.ts';
 
-export const CURSOR_SHELL_TOOL = 'Shell';
+const CURSOR_SHELL_TOOL = 'Shell';
 
 const TOOL_TRIGGERS: Readonly<Record<string, Trigger>> = {
   preToolUse: 'pre_shell_tool',
@@ -176,7 +176,7 @@ function otherEvent(o: JsonObject, event: string): PolicyInput {
   const input = base(event, 'unknown_harness_event', lenientSession(o));
   const toolName = lenientString(o, 'tool_name');
   const filePath = lenientString(o, 'file_path');
-  // Tool names as Cursor's own matchers see them (§1.2 of the protocol notes).
+  // Tool names as Cursor's own matchers see them (docs/adapters/cursor.md).
   if (event === 'afterMCPExecution' && toolName !== undefined) {
     input.tool = { name: `MCP:${toolName}`, input: mcpArguments(o.tool_input) };
   } else if (event === 'beforeTabFileRead' && filePath !== undefined) {

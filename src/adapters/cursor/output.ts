@@ -8,7 +8,7 @@ import { eventNameOf } from '../payload.ts';
 import { agentMessage, capText, contextText, personMessage } from '../reply.ts';
 import { CURSOR_CONTEXT_LIMIT, CURSOR_EVENTS, type CursorReply } from './types.ts';
 
-/** How an event can answer: which keys Cursor honours on it (protocol notes §1.5). */
+/** How an event can answer: which keys Cursor honours on it (docs/adapters/cursor.md). */
 type Shape =
   | 'permission' // permission allow|deny|ask, user_message, agent_message
   | 'permission+context' // the same plus additional_context (preToolUse)

@@ -4,6 +4,7 @@
  * See docs/adapters/factory-droid.md.
  */
 import type { Adapter } from '../adapter.ts';
+import { failureReplyOf } from '../failure.ts';
 import { adaptDroidInput } from './input.ts';
 import { adaptDroidOutput, droidIsBeforeAction, droidIsBlocking } from './output.ts';
 import { DROID_EVENTS } from './types.ts';
@@ -18,6 +19,7 @@ export const factoryDroidAdapter: Adapter = {
   adaptOutput: adaptDroidOutput,
   isBeforeAction: droidIsBeforeAction,
   isBlocking: droidIsBlocking,
+  failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptDroidOutput, isBeforeAction: droidIsBeforeAction }),
   // The keys 0.225.2 sends with a PreToolUse (captured, fixtures/PreToolUse.input.json).
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',

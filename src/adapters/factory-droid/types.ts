@@ -1,7 +1,7 @@
 /**
  * Factory Droid's hook protocol, declared locally. From `@factory/cli@0.225.1` with
  * `@factory/cli-linux-x64@0.225.2`, read 2026-12-01: the JS inside the Bun-compiled `bin/droid`,
- * read by byte search (harness-protocols-v2.md §4; each fact there names a greppable string).
+ * read by byte search for the strings quoted here (docs/adapters/factory-droid.md).
  * See docs/adapters/factory-droid.md.
  */
 
@@ -34,36 +34,11 @@ export const DROID_FILE_TOOLS: ReadonlyMap<string, 'read' | 'write'> = new Map([
   ['MultiEdit', 'write'],
   ['Read', 'read'],
 ]);
+
 /* MCP tools are named `mcp__<server>__<tool>` as in Claude Code (not run here): ../claude-shaped.ts reads them. */
 
-/** PreToolUse stdin (`Io("PreToolUse",{session_id:b,transcript_path:R,cwd:_,permission_mode:`). */
-export interface DroidPreToolUseInput {
-  session_id: string;
-  transcript_path: string;
-  cwd: string;
-  permission_mode: string;
-  hook_event_name: 'PreToolUse';
-  tool_name: string;
-  tool_input: Record<string, unknown>;
-}
-
-/** PostToolUse stdin: as PreToolUse plus `tool_response`. */
-export interface DroidPostToolUseInput extends Omit<DroidPreToolUseInput, 'hook_event_name'> {
-  hook_event_name: 'PostToolUse';
-  tool_response: unknown;
-}
-
-/**
- * The reply keys Droid reads (stdout is parsed only when it starts with `{`). Buckler never
- * sends `continue: false` (stops the session) or exits 3 (aborts the agent).
+/*
+ * Droid parses stdout only when it starts with `{`. `hookSpecificOutput.permissionDecision: ask`
+ * is only logged by 0.225 (the tool runs), so Buckler sends only `deny`; it never sends
+ * `continue: false` (stops the session) or exits 3 (aborts the agent).
  */
-export interface DroidReply {
-  systemMessage?: string;
-  hookSpecificOutput?: {
-    hookEventName: 'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit';
-    /** `ask` is only logged by 0.225 (the tool runs), so Buckler sends only `deny`. */
-    permissionDecision?: 'deny';
-    permissionDecisionReason?: string;
-    additionalContext?: string;
-  };
-}

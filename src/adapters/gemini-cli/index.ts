@@ -3,6 +3,7 @@
  * docs/adapters/gemini-cli.md.
  */
 import { systemMessageNotice, type Adapter } from '../adapter.ts';
+import { failureReplyOf } from '../failure.ts';
 import { adaptGeminiInput } from './input.ts';
 import { adaptGeminiOutput, geminiIsBeforeAction, geminiIsBlocking } from './output.ts';
 import { GEMINI_EVENTS } from './types.ts';
@@ -18,6 +19,7 @@ export const geminiCliAdapter: Adapter = {
   isBeforeAction: geminiIsBeforeAction,
   notice: systemMessageNotice,
   isBlocking: geminiIsBlocking,
+  failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptGeminiOutput, isBeforeAction: geminiIsBeforeAction }),
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',
     transcript_path: '',

@@ -4,6 +4,7 @@
  * and the hook command is Buckler's own). See docs/adapters/opencode.md.
  */
 import type { Adapter } from '../adapter.ts';
+import { failureReplyOf } from '../failure.ts';
 import { adaptOpencodeInput } from './input.ts';
 import { adaptOpencodeOutput, opencodeIsBeforeAction, opencodeIsBlocking } from './output.ts';
 import { OPENCODE_EVENTS } from './types.ts';
@@ -18,6 +19,7 @@ export const opencodeAdapter: Adapter = {
   adaptOutput: adaptOpencodeOutput,
   isBeforeAction: opencodeIsBeforeAction,
   isBlocking: opencodeIsBlocking,
+  failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptOpencodeOutput, isBeforeAction: opencodeIsBeforeAction }),
   // What the plugin sends for OpenCode's `tool.execute.before` of a `bash` call.
   selfTestEvent: (command, cwd) => ({
     hook_event_name: 'tool.execute.before',

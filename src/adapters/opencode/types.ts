@@ -12,12 +12,11 @@
  *
  * Buckler's plugin (src/installers/opencode/plugin.ts) sends the hook command one JSON object
  * per call on stdin, named by `hook_event_name` (OpenCode's own trigger name), and reads one
- * reply from stdout. That wire format is Buckler's, declared here and in docs/adapters/opencode.md.
+ * reply from stdout. That wire format is Buckler's, described in docs/adapters/opencode.md.
  */
 
 /** The triggers Buckler's plugin hands to the hook command. */
 export const OPENCODE_EVENTS = ['tool.execute.before', 'tool.execute.after'] as const;
-export type OpencodeEvent = (typeof OPENCODE_EVENTS)[number];
 
 /** The built-in shell tool (`bash`: `command`, `workdir`, `timeout`, `description`). */
 export const OPENCODE_SHELL_TOOL = 'bash';
@@ -66,31 +65,8 @@ export const OPENCODE_BUILTIN_TOOLS: ReadonlySet<string> = new Set([
   'invalid',
 ]);
 
-/** What Buckler's plugin sends for `tool.execute.before`. */
-export interface OpencodeBeforeEvent {
-  hook_event_name: 'tool.execute.before';
-  tool: string;
-  sessionID: string;
-  callID: string;
-  args: Record<string, unknown>;
-  /** The plugin context's `directory` (where OpenCode runs) and `worktree` (the project root). */
-  directory?: string;
-  worktree?: string;
-}
-
-/** What Buckler's plugin sends for `tool.execute.after`: the call, and the shell's exit code when it has one. */
-export interface OpencodeAfterEvent extends Omit<OpencodeBeforeEvent, 'hook_event_name'> {
-  hook_event_name: 'tool.execute.after';
-  exit?: number;
-}
-
-/**
- * The hook command's reply, one JSON object on stdout (or nothing: no opinion). `decision:
+/*
+ * The hook command's reply, one JSON object on stdout (or nothing: no opinion): `decision:
  * "deny"` makes the plugin throw `reason` (the call is refused, the model reads `reason`);
  * `context` is appended to what the model reads of the call's result.
  */
-export interface OpencodeReply {
-  decision?: 'deny';
-  reason?: string;
-  context?: string;
-}

@@ -3,6 +3,7 @@
  * bundle and run end to end on 2026-12-01). See docs/adapters/qwen-code.md.
  */
 import type { Adapter } from '../adapter.ts';
+import { failureReplyOf } from '../failure.ts';
 import { adaptQwenInput } from './input.ts';
 import { adaptQwenOutput, qwenIsBeforeAction, qwenIsBlocking } from './output.ts';
 import { QWEN_EVENTS } from './types.ts';
@@ -17,6 +18,7 @@ export const qwenCodeAdapter: Adapter = {
   adaptOutput: adaptQwenOutput,
   isBeforeAction: qwenIsBeforeAction,
   isBlocking: qwenIsBlocking,
+  failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptQwenOutput, isBeforeAction: qwenIsBeforeAction }),
   // The keys 0.24.4 sends with a PreToolUse (captured, fixtures/PreToolUse.input.json).
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',

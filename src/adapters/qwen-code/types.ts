@@ -2,7 +2,7 @@
  * Qwen Code's hook protocol, declared locally. From `@qwen-code/qwen-code@0.24.4` (2026-09-22):
  * its bundle (`chunks/chunk-DPEB6S2R.js`: `firePreToolUseEvent`, `firePreToolUseHook`,
  * `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`, `isBlockingError = exitCode2 === 2`) and payloads
- * captured from a real run on 2026-12-01; 0.15.10 per harness-protocols-v2.md §6.
+ * captured from a real run on 2026-12-01; 0.15.10 as documented in docs/adapters/qwen-code.md.
  * See docs/adapters/qwen-code.md.
  */
 
@@ -37,39 +37,10 @@ export const QWEN_FILE_TOOLS: ReadonlyMap<string, 'read' | 'write'> = new Map([
   ['replace', 'write'],
   ['read_file', 'read'],
 ]);
+
 /* MCP tools have Claude-style names (`mcp__<server>__<tool>`): ../claude-shaped.ts reads them. */
 
-/** PreToolUse stdin (`createBaseInput(eventName)` + `firePreToolUseEvent`), as captured from 0.24.4. */
-export interface QwenPreToolUseInput {
-  session_id: string;
-  transcript_path: string;
-  cwd: string;
-  hook_event_name: 'PreToolUse';
-  timestamp: string;
-  permission_mode: string;
-  prompt_id?: string;
-  tool_name: string;
-  tool_input: Record<string, unknown>;
-  tool_use_id: string;
-  tool_call_id?: string;
-}
-
-/** PostToolUse / PostToolUseFailure stdin: PreToolUse plus `tool_response` (or an error). */
-export interface QwenPostToolUseInput extends Omit<QwenPreToolUseInput, 'hook_event_name'> {
-  hook_event_name: 'PostToolUse' | 'PostToolUseFailure';
-  tool_response?: unknown;
-}
-
-/**
- * The reply keys Qwen reads (`getPermissionDecision()`): `hookSpecificOutput.permissionDecision`
+/*
+ * Qwen reads the reply with `getPermissionDecision()`: `hookSpecificOutput.permissionDecision`
  * first, else a top-level `decision` (`allow|approve|deny|block|ask`).
  */
-export interface QwenReply {
-  systemMessage?: string;
-  hookSpecificOutput?: {
-    hookEventName: string;
-    permissionDecision?: 'deny';
-    permissionDecisionReason?: string;
-    additionalContext?: string;
-  };
-}

@@ -11,11 +11,11 @@
 import type { WantedHook } from '../installer.ts';
 
 export const CLAUDE_TIMEOUT_S = 10;
-export const CLAUDE_SHELL_MATCHER = 'Bash|PowerShell';
+const CLAUDE_SHELL_MATCHER = 'Bash|PowerShell';
 /** Shell and file tools (adapters/claude-code/types.ts `CLAUDE_CODE_FILE_TOOLS`), by name. */
-export const CLAUDE_TOOLS_MATCHER = 'Bash|PowerShell|Read|Write|Edit|MultiEdit|NotebookEdit|Grep|Glob';
+const CLAUDE_TOOLS_MATCHER = 'Bash|PowerShell|Read|Write|Edit|MultiEdit|NotebookEdit|Grep|Glob';
 /** Every MCP tool (`mcp__<server>__<tool>`). */
-export const CLAUDE_MCP_MATCHER = 'mcp__.*';
+const CLAUDE_MCP_MATCHER = 'mcp__.*';
 
 export const CLAUDE_HOOKS: readonly WantedHook[] = [
   { event: 'PreToolUse', matcher: CLAUDE_TOOLS_MATCHER, timeout: CLAUDE_TIMEOUT_S, blockOnFailure: true },

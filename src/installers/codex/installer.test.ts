@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { codexInstaller as codex, CODEX_TRUST_NOTE } from './installer.ts';
+import { codexInstaller as codex } from './installer.ts';
 
 const CMD = "'/usr/bin/node' '/opt/buckler/dist/buckler.cjs' --driver codex";
 const OLD = "'/usr/bin/node' '/old/dist/buckler.cjs' --driver codex";
@@ -47,9 +47,9 @@ describe('codex unwire, find, warnings', () => {
     ]);
   });
 
-  it('always reminds that Codex needs the hooks trusted', () => {
-    expect(codex.warnings({})).toEqual([CODEX_TRUST_NOTE]);
-    expect(CODEX_TRUST_NOTE).toContain('/hooks');
+  it('has no standing warning: merge records the trust Codex needs (trust.test.ts)', () => {
+    expect(codex.warnings({})).toEqual([]);
+    expect(codex.trust?.storeFile('/h/.codex')).toBe('/h/.codex/config.toml');
   });
 
   it.each([

@@ -7,9 +7,9 @@
  */
 import type { WantedHook } from '../installer.ts';
 
-export const CODEX_TIMEOUT_S = 10;
-export const CODEX_PRE_MATCHER = '^(Bash|apply_patch|mcp__.+)$';
-export const CODEX_POST_MATCHER = '^Bash$';
+const CODEX_TIMEOUT_S = 10;
+const CODEX_PRE_MATCHER = '^(Bash|apply_patch|mcp__.+)$';
+const CODEX_POST_MATCHER = '^Bash$';
 
 export const CODEX_HOOKS: readonly WantedHook[] = [
   { event: 'PreToolUse', matcher: CODEX_PRE_MATCHER, timeout: CODEX_TIMEOUT_S, blockOnFailure: false },

@@ -8,7 +8,7 @@
  */
 import type { WantedHook } from '../installer.ts';
 
-export const COPILOT_TIMEOUT_S = 10;
+const COPILOT_TIMEOUT_S = 10;
 
 export const COPILOT_HOOKS: readonly WantedHook[] = [
   { event: 'preToolUse', timeout: COPILOT_TIMEOUT_S, blockOnFailure: false },

@@ -13,7 +13,7 @@ import type { WantedHook } from '../installer.ts';
 export const CURSOR_TIMEOUT_S = 10;
 
 /** The preToolUse tools: the shell and the file tools other than Read (adapters/cursor/types.ts). */
-export const CURSOR_TOOLS_MATCHER = '^(Shell|Write|Delete|Grep)$';
+const CURSOR_TOOLS_MATCHER = '^(Shell|Write|Delete|Grep)$';
 
 export const CURSOR_HOOKS: readonly WantedHook[] = [
   { event: 'beforeShellExecution', timeout: CURSOR_TIMEOUT_S, blockOnFailure: true },

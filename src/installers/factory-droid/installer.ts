@@ -3,9 +3,11 @@
  * inside `~/.factory/settings.json` and a project's `.factory/settings.json`. Every other
  * settings key, and `hooks.hooksDisabled`, are left alone.
  *
- * Trust: Droid 0.225 skips every hook while the folder it runs in is not trusted yet ("[Hooks]
- * Skipping hooks: folder not trusted yet"); the trust answer is given in Droid's own prompt and
- * is not a documented file, so Buckler cannot set it: merge and status say so.
+ * Trust: Droid 0.225.2 skips hooks only while its folder-trust gate is up, and that gate is up
+ * only in the interactive TUI in a folder not yet trusted (`isTrustGateActive()` =
+ * `needsTrustPrompt()`, false unless `interactiveTui`). The TUI then shows "Trust this folder?"
+ * before the session starts, with "Trust this folder" or "Exit without trusting", so no tool runs
+ * unguarded; `droid exec` has no gate. Nothing for the person to do, so no warning.
  */
 import { HARNESS_SCOPES } from '../../paths.ts';
 import type { HarnessInstaller } from '../installer.ts';
@@ -13,11 +15,8 @@ import { isObject } from '../json-text.ts';
 import { groupInstaller } from '../matcher-groups.ts';
 import { DROID_HOOKS, DROID_HOOKS_SETTINGS, droidHandler } from './wiring.ts';
 
-export const DROID_TRUST_NOTE =
-  'Factory Droid runs no hooks in a folder it does not trust yet: start droid once in each project and trust the folder';
-
 function warnings(value: Record<string, unknown>): string[] {
-  const out = [DROID_TRUST_NOTE];
+  const out: string[] = [];
   if (isObject(value.hooks) && value.hooks.hooksDisabled === true) {
     out.push('has "hooks": {"hooksDisabled": true}; Factory Droid runs none of its hooks, Buckler included');
   }

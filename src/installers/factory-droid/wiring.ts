@@ -8,9 +8,9 @@
  */
 import type { WantedHook } from '../installer.ts';
 
-export const DROID_TIMEOUT_S = 10;
-export const DROID_PRE_MATCHER = '^(Execute|Create|Edit|MultiEdit|Read|ApplyPatch|mcp__.+)$';
-export const DROID_POST_MATCHER = '^Execute$';
+const DROID_TIMEOUT_S = 10;
+const DROID_PRE_MATCHER = '^(Execute|Create|Edit|MultiEdit|Read|ApplyPatch|mcp__.+)$';
+const DROID_POST_MATCHER = '^Execute$';
 /** Keys of `hooks` that are settings, not events (`getHooksDisabled()` reads `hooks.hooksDisabled`). */
 export const DROID_HOOKS_SETTINGS = ['hooksDisabled'] as const;
 

@@ -9,9 +9,9 @@
  */
 import type { WantedHook } from '../installer.ts';
 
-export const GEMINI_TIMEOUT_S = 10;
-export const GEMINI_PRE_MATCHER = '^(run_shell_command|read_file|read_many_files|write_file|replace|mcp_.+)$';
-export const GEMINI_POST_MATCHER = '^run_shell_command$';
+const GEMINI_TIMEOUT_S = 10;
+const GEMINI_PRE_MATCHER = '^(run_shell_command|read_file|read_many_files|write_file|replace|mcp_.+)$';
+const GEMINI_POST_MATCHER = '^run_shell_command$';
 /** The hook's `name`: Gemini de-duplicates by `name:command` and `hooksConfig.disabled` lists names. */
 export const GEMINI_HOOK_NAME = 'buckler';
 /** Keys of `hooks` that are settings, not events (`HOOKS_CONFIG_FIELDS`). */

@@ -14,7 +14,7 @@ import type { JsonObject } from '../json-text.ts';
 import { readOwnCommand } from '../own-command.ts';
 import { AFTER_TIMEOUT_MS, BEFORE_TIMEOUT_MS, parsePlugin, renderPlugin, type PluginHooks } from './plugin.ts';
 
-export const OPENCODE_HOOKS: readonly WantedHook[] = [
+const OPENCODE_HOOKS: readonly WantedHook[] = [
   { event: 'tool.execute.before', timeout: BEFORE_TIMEOUT_MS / 1000, blockOnFailure: true },
   { event: 'tool.execute.after', timeout: AFTER_TIMEOUT_MS / 1000, blockOnFailure: false },
 ];

@@ -13,11 +13,11 @@
  */
 import type { WantedHook } from '../installer.ts';
 
-export const QWEN_TIMEOUT_S = 10;
-export const QWEN_PRE_MATCHER = '^(run_shell_command|Bash|write_file|edit|replace|read_file|mcp__.+)$';
-export const QWEN_POST_MATCHER = '^(run_shell_command|Bash)$';
+const QWEN_TIMEOUT_S = 10;
+const QWEN_PRE_MATCHER = '^(run_shell_command|Bash|write_file|edit|replace|read_file|mcp__.+)$';
+const QWEN_POST_MATCHER = '^(run_shell_command|Bash)$';
 /** The hook's `name` (Qwen keys hooks by `name:command`). */
-export const QWEN_HOOK_NAME = 'buckler';
+const QWEN_HOOK_NAME = 'buckler';
 
 export const QWEN_HOOKS: readonly WantedHook[] = [
   { event: 'PreToolUse', matcher: QWEN_PRE_MATCHER, timeout: QWEN_TIMEOUT_S, blockOnFailure: false },

@@ -1,0 +1,109 @@
+/**
+ * The hook's deciding stage: the event's bytes → the adapter's PolicyInput → where the action
+ * happens → the policy (with the project's rules) → the decision → allow-once → the native
+ * reply. Everything it reads comes in the request (the bytes, the environment, the working
+ * directory) or through `DriverDeps`, so any entry point can call it, not only the process
+ * hook. Never throws: a failure is answered by the adapter's failure reply (failure-reply.ts).
+ */
+import type { Adapter } from '../../adapters/adapter.ts';
+import { isPreTrigger, type PolicyInput, type PolicyOutput } from '../../core/contract.ts';
+import { BYPASS_VARS } from '../../core/policy.ts';
+import { recordsEveryDecision } from '../../audit/defaults.ts';
+import type { LoadedPolicy } from '../../packs/runtime.ts';
+import { actionContext } from '../action-context.ts';
+import type { AllowOnceUse } from '../allow-apply.ts';
+import { rulesProject } from '../project.ts';
+import type { Deadline } from './deadline.ts';
+import { failureResult, type Progress } from './failure-reply.ts';
+import { readPayload, withEvent } from './payload.ts';
+import type { DriverDeps, HookEnv, HookResult } from './result.ts';
+
+/** One event to decide and what surrounds it, all passed in. */
+export interface DecideRequest {
+  /** The harness whose event this is. */
+  adapter: Adapter;
+  /** `--event`: the event, for payloads that do not name it. */
+  event?: string;
+  /** The event as it arrived on stdin. */
+  bytes: Buffer;
+  /** The hook process's environment (never the agent's command line). */
+  env: HookEnv;
+  /** The hook process's working directory: where an event that names none happens. */
+  cwd: string;
+}
+
+/** What a decision calls: loading and evaluating, the deadline, and a warning channel. */
+export interface DecideServices {
+  deps: DriverDeps;
+  deadline: Pick<Deadline, 'race'>;
+  warn: (text: string) => void;
+}
+
+/** Only the variables the rules refer to, and the operator bypass: nothing else leaves the process. */
+export function policyEnv(env: HookEnv, keys: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of [...keys, ...BYPASS_VARS]) {
+    const v = env[k];
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
+}
+
+/** What a person is told when rules were dropped at load: how many, the first, and what to run. */
+export function droppedNotice(dropped: readonly string[]): string {
+  const n = dropped.length;
+  const more = n > 1 ? ` (and ${n - 1} more)` : '';
+  return `Buckler: ${n === 1 ? 'a rule was' : `${n} rules were`} not loaded and guard nothing: ${dropped[0]}${more}. Run \`buckler validate\` to see and fix them.`;
+}
+
+/** Decides one event; a failure anywhere is answered with the adapter's failure reply. */
+export async function decide(req: DecideRequest, svc: DecideServices): Promise<HookResult> {
+  const got: Progress & { raw?: { value: unknown } } = {};
+  try {
+    return await decideEvent(req, svc, got);
+  } catch (e) {
+    const known = got.raw !== undefined ? { raw: got.raw.value } : { text: req.bytes.toString('utf8'), event: req.event };
+    return failureResult(e, req.adapter, known, req.env, svc.warn, got);
+  }
+}
+
+/** The decision proper; records in `got` how far it got, for the failure reply. */
+async function decideEvent(req: DecideRequest, svc: DecideServices, got: Progress & { raw?: { value: unknown } }): Promise<HookResult> {
+  const { adapter } = req;
+  const raw = withEvent(readPayload(req.bytes), req.event, adapter);
+  got.raw = { value: raw };
+  const adapted = adapter.adaptInput(raw);
+  got.input = adapted;
+  // Where the action happens (home, project roots, temp directories, named locations): the core
+  // resolves paths against it. From the hook process's environment and a few `stat` calls, never the agent's.
+  const context = actionContext(adapted, { env: req.env, cwd: req.cwd });
+  // The project's own rules (.buckler/rules.d) load with the rest: one `stat` when it has none.
+  const project = rulesProject(context);
+  if (project !== undefined) got.project = project;
+  const pending = svc.deadline.race(svc.deps.loadPolicy(req.env, project));
+  const loaded = pending instanceof Promise ? await pending : pending;
+  got.loaded = loaded;
+  for (const w of loaded.warnings) svc.warn(w);
+  const input: PolicyInput = { ...adapted, env: policyEnv(req.env, loaded.policy.env_keys), context };
+  got.input = input;
+  const { output, allowOnce } = await evaluateEvent(input, loaded, req.env, svc);
+  const result: HookResult = { adapter, reply: adapter.adaptOutput(output, raw), output, input, loaded };
+  if (project !== undefined) result.project = project;
+  if (allowOnce) result.allowOnce = allowOnce;
+  // Rules dropped at load guard nothing: say so where the person sees it (never blocks).
+  if (loaded.dropped && loaded.dropped.length > 0 && adapter.notice) result.reply = adapter.notice(result.reply, droppedNotice(loaded.dropped));
+  return result;
+}
+
+/** The policy's decision, and an allow-once entry's, if one lets a deny or an ask through. */
+async function evaluateEvent(input: PolicyInput, loaded: LoadedPolicy, env: HookEnv, svc: DecideServices): Promise<{ output: PolicyOutput; allowOnce?: AllowOnceUse }> {
+  // Every decision is recorded (audit_log = true): its paths are listed now, for the record.
+  const output = recordsEveryDecision(loaded.config.audit_log) ? svc.deps.evaluate(input, loaded.policy, { paths: true }) : svc.deps.evaluate(input, loaded.policy);
+  // Allow-once entries can only matter for a deny or an ask before an action: only then is
+  // the store read (the module is imported then too).
+  if ((output.decision === 'deny' || output.decision === 'ask') && isPreTrigger(input.trigger) && output.error === undefined) {
+    const { applyAllowOnce } = await import('../allow-apply.ts');
+    return applyAllowOnce(input, output, env, svc.warn);
+  }
+  return { output };
+}
