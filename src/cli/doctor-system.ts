@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SYSTEM_DIRS, SYSTEM_SETTINGS, codeFile, type InstallableHarness } from '../paths.ts';
-import type { Finding, HarnessReport } from './doctor.ts';
+import type { Finding, HarnessReport } from './doctor-finding.ts';
 import type { CliIO } from './io.ts';
 import { processUid } from './process-paths.ts';
 

@@ -24,6 +24,7 @@ import { checkRuntimeCache, loadPolicyReport, type PolicyReport } from '../packs
 import { harnessConfigFile, harnessHomeDir, resolvePaths, type PathContext, type Scope } from '../paths.ts';
 import { parseCommand } from './args.ts';
 import { showHelp } from './show-help.ts';
+import type { Finding, HarnessReport } from './doctor-finding.ts';
 import type { CliIO } from './io.ts';
 import { policyOptions, processPathContext, processPaths, processUid, systemMode } from './process-paths.ts';
 import { projectOf } from './project.ts';
@@ -34,18 +35,7 @@ export const SELF_TEST_COMMAND = 'echo "buckler doctor self-test: unterminated';
 /** How long a wired command may take to answer the self-test (hook timeouts are 10 s). */
 const SELF_TEST_TIMEOUT_MS = 10_000;
 
-export interface Finding {
-  level: 'ok' | 'info' | 'problem';
-  text: string;
-}
-
-export interface HarnessReport {
-  harness: string;
-  title: string;
-  found: boolean;
-  version: string | null;
-  findings: Finding[];
-}
+export type { Finding, HarnessReport } from './doctor-finding.ts';
 
 export interface DoctorReport {
   ok: boolean;
