@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSystemCodeFile, personPaths, resolveSystemPaths, systemEnv } from './paths.ts';
+import { SYSTEM_SETTINGS, isSystemCodeFile, personPaths, resolveSystemPaths, systemEnv } from './paths.ts';
 
 describe('system mode locations (the locked-down install)', () => {
   it.each<[string, NodeJS.Platform, boolean]>([
@@ -38,5 +38,19 @@ describe('system mode locations (the locked-down install)', () => {
     });
     expect(personPaths(ctx).configFile).toBe('/home/u/.config/buckler/config.toml');
     expect(personPaths(ctx).rulesDir).toBe('/home/u/.config/buckler/rules.d');
+  });
+
+  // One source: the harness records' `system` (files.linux, lockedDown); setup.sh mirrors it (paths.parity.test.ts).
+  it('wires exactly the system-level files the harness records mark for this mode', () => {
+    expect(SYSTEM_SETTINGS).toEqual({
+      cursor: '/etc/cursor/hooks.json',
+      'claude-code': '/etc/claude-code/managed-settings.json',
+      codex: null,
+      'gemini-cli': '/etc/gemini-cli/settings.json',
+      'copilot-cli': null,
+      'factory-droid': '/etc/factory/settings.json',
+      'qwen-code': '/etc/qwen-code/settings.json',
+      opencode: null,
+    });
   });
 });

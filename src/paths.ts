@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HARNESSES, HARNESS_LIST, scopesOf, type HarnessFile, type HarnessHome, type HarnessName, type Scope, type ScopeFile } from './harnesses/index.ts';
+import { HARNESSES, HARNESS_LIST, scopesOf, type SystemSettings, type HarnessFile, type HarnessHome, type HarnessName, type Scope, type ScopeFile } from './harnesses/index.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -389,16 +389,16 @@ export function resolveSystemPaths(ctx: PathContext, uid: number): Paths {
  * - gemini-cli, qwen-code: system settings, merged last (they win over user and workspace).
  * - factory-droid: /etc/factory/settings.json (read by the shipped binary; precedence not verified).
  * - cursor: enterprise hooks (documented).
- * The files themselves come from the harness records (src/harnesses/<name>.ts `system`); this
- * list says which of them this mode writes.
+ * The files and whether this mode writes them come from the harness records
+ * (src/harnesses/<name>.ts `system.files.linux`, `system.lockedDown`).
  * Not wired: codex (managed hooks' shape in requirements.toml unverified), opencode (managed
  * config's plugin loading unverified), copilot-cli (no system file found).
  */
-export const SYSTEM_WIRED: readonly InstallableHarness[] = Object.freeze(['cursor', 'claude-code', 'gemini-cli', 'factory-droid', 'qwen-code']);
-
-/** Each harness's system-level settings file the locked-down install wires (Linux; from its record's `system`), or null. */
 export const SYSTEM_SETTINGS: Readonly<Record<InstallableHarness, string | null>> = Object.freeze(
   Object.fromEntries(
-    (Object.keys(HARNESSES) as InstallableHarness[]).map((h) => [h, SYSTEM_WIRED.includes(h) ? (HARNESSES[h].system as { files: Partial<Record<string, string>> } | null)?.files.linux ?? null : null]),
+    (Object.keys(HARNESSES) as InstallableHarness[]).map((h) => {
+      const system = HARNESSES[h].system as SystemSettings | null;
+      return [h, system?.lockedDown === true ? (system.files.linux ?? null) : null];
+    }),
   ) as Record<InstallableHarness, string | null>,
 );
