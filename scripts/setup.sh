@@ -6,6 +6,7 @@
 #   setup.sh update    --rollback
 #   setup.sh uninstall [--purge-config] [--force]
 #   setup.sh paths     [--json]
+#   setup.sh install --system | uninstall --system | paths --system   (as root: the locked-down install)
 #
 # No network access unless asked for (--from-registry, --online, --with-packs: the last re-fetches
 # each installed signed pack bundle from its recorded source, docs/pack-bundles.md).
@@ -1020,6 +1021,403 @@ cmd_uninstall() {
 }
 
 # ------------------------------------------------------------------------------------------
+# System mode: the locked-down install (docs/install.md "Locked-down install"), as root.
+#   setup.sh install   --system [--from TARBALL | --from-registry [VERSION]] [--online] [--node PATH]
+#   setup.sh update    --system --recompile      (after a change in /etc/buckler)
+#   setup.sh uninstall --system
+#   setup.sh paths     --system [--json]
+# Paths MIRROR src/paths.ts `SYSTEM_DIRS`, `resolveSystemPaths`, `SYSTEM_SETTINGS`; the parity
+# test compares them. Fixed locations: no variable moves them.
+# ------------------------------------------------------------------------------------------
+
+BK_SYSTEM_CODE=/opt/buckler
+BK_SYSTEM_CONFIG=/etc/buckler
+BK_SYSTEM_STATE=/var/lib/buckler
+
+# Whether "--system" is among the arguments.
+bk_has_system_flag() {
+  local a
+  for a in "$@"; do [[ $a != --system ]] || return 0; done
+  return 1
+}
+
+# The system settings file of harness $1 where install --system wires it; nothing when none.
+bk_system_settings_file() {
+  case $1 in
+    cursor) printf '%s' /etc/cursor/hooks.json ;;
+    claude-code) printf '%s' /etc/claude-code/managed-settings.json ;;
+    gemini-cli) printf '%s' /etc/gemini-cli/settings.json ;;
+    factory-droid) printf '%s' /etc/factory/settings.json ;;
+    qwen-code) printf '%s' /etc/qwen-code/settings.json ;;
+    *) ;;
+  esac
+}
+
+# Sets the BK_* locations to the locked-down install's (resolveSystemPaths). The approvals'
+# user: this user's id; root's with SUDO_UID set: that user's.
+bk_system_paths() {
+  bk_platform
+  BK_HOME=${HOME:-/}
+  local uid
+  uid=$(id -u)
+  if [[ $uid == 0 && ${SUDO_UID:-} =~ ^[1-9][0-9]{0,9}$ ]]; then uid=$SUDO_UID; fi
+  BK_DATA_HOME=$BK_SYSTEM_CODE
+  BK_CONFIG_HOME=$BK_SYSTEM_CONFIG
+  BK_STATE_HOME=$BK_SYSTEM_STATE/$uid
+  BK_CONFIG_FILE=$BK_SYSTEM_CONFIG/config.toml
+  BK_RULES_DIR=$BK_SYSTEM_CONFIG/rules.d
+  BK_CACHE_DIR=$BK_SYSTEM_CODE/cache
+  BK_VERSIONS_DIR=$BK_SYSTEM_CODE/versions
+  BK_BUNDLES_DIR=$BK_SYSTEM_CONFIG/bundles
+  BK_CURRENT=$BK_SYSTEM_CODE/current
+  BK_BIN_DIR=$BK_SYSTEM_CODE/bin
+  BK_LAUNCHER=$BK_SYSTEM_CODE/bin/buckler
+  # The person's audit log: from the home directory only (resolvePaths without variables).
+  local h=$BK_HOME
+  bk_join BK_AUDIT_LOG "$h" .local state buckler audit.jsonl
+}
+
+cmd_paths_system() {
+  local json=0 a
+  for a in "$@"; do
+    case $a in
+      --system) ;;
+      --json) json=1 ;;
+      *) bk_die "paths: unknown option '$a'" ;;
+    esac
+  done
+  bk_system_paths
+  if ((json)); then
+    local key var out='{' sep=
+    for key in home:BK_HOME dataHome:BK_DATA_HOME configHome:BK_CONFIG_HOME stateHome:BK_STATE_HOME \
+      configFile:BK_CONFIG_FILE rulesDir:BK_RULES_DIR auditLog:BK_AUDIT_LOG cacheDir:BK_CACHE_DIR \
+      versionsDir:BK_VERSIONS_DIR bundlesDir:BK_BUNDLES_DIR current:BK_CURRENT binDir:BK_BIN_DIR launcher:BK_LAUNCHER; do
+      var=${key#*:}
+      bk_json_str "${!var}"
+      out="$out$sep\"${key%%:*}\": $BK_J"
+      sep=', '
+    done
+    local h hsep=
+    out="$out, \"systemSettings\": {"
+    for h in "${BK_HARNESSES[@]}"; do
+      bk_json_str "$(bk_system_settings_file "$h")"
+      out="$out$hsep\"$h\": $BK_J"
+      hsep=', '
+    done
+    printf '%s}}\n' "$out"
+  else
+    printf '%-20s %s\n' 'code' "$BK_DATA_HOME" 'config file' "$BK_CONFIG_FILE" 'system rules' "$BK_RULES_DIR" \
+      'pack bundles' "$BK_BUNDLES_DIR" 'cache' "$BK_CACHE_DIR" 'approvals' "$BK_STATE_HOME" 'audit log' "$BK_AUDIT_LOG" \
+      'launcher' "$BK_LAUNCHER"
+  fi
+}
+
+bk_require_root() {
+  [[ $(id -u) == 0 ]] || bk_die "$1 --system must run as root (sudo $0 $1 --system)"
+}
+
+# Whether path $1 and every directory above it is owned by root and not writable by group or others.
+bk_root_owned_chain() {
+  local p=$1 owner perm
+  while :; do
+    owner=$(stat -c %u "$p" 2>/dev/null) || return 1
+    perm=$(stat -c %a "$p" 2>/dev/null) || return 1
+    [[ $owner == 0 ]] || return 1
+    # group/other write bits (sticky /tmp counts as writable: a file there can be swapped).
+    (( (8#$perm & 8#022) == 0 )) || return 1
+    [[ $p != / ]] || return 0
+    p=$(dirname "$p")
+  done
+}
+
+# Sets NODE to the node the hooks run: --node PATH or the one on PATH, resolved to a real path
+# that root owns and only root can replace.
+bk_require_system_node() {
+  local given=$1 found real
+  found=${given:-$(command -v node 2>/dev/null || true)}
+  [[ -n $found ]] || bk_die "node is not on PATH; give --node /usr/bin/node"
+  [[ $found == /* ]] || bk_die "the node '$found' is not an absolute path; give --node /usr/bin/node"
+  real=$(readlink -f "$found") || bk_die "cannot resolve $found"
+  [[ -x $real ]] || bk_die "$real is not executable"
+  bk_root_owned_chain "$real" ||
+    bk_die "refusing the node $real: it (or a directory above it) is not owned by root or can be written by others, so a person could replace what every hook runs; install Node.js system-wide (e.g. /usr/bin/node) or give --node PATH"
+  local major
+  major=$("$real" -p 'typeof process.getBuiltinModule === "function" ? process.versions.node.split(".")[0] : 0')
+  ((major >= 20)) || bk_die "Node.js $("$real" --version) is too old; Buckler needs 20.16 or newer"
+  NODE=$real
+}
+
+BK_SYSTEM_CONFIG_MARK="# Buckler's locked-down install: this file decides (docs/install.md)."
+
+bk_system_config_template() {
+  printf '%s\n' "$BK_SYSTEM_CONFIG_MARK" \
+    '# The person'"'"'s own config.toml and rules.d can only tighten what is set here.' \
+    '[core]' 'tier = "baseline"' '' \
+    '[system]' \
+    '# sudo buckler allow / sudo buckler trust; false switches them off.' \
+    'allow = true' 'trust = true' \
+    '# How long a grant made with sudo buckler allow lasts, in seconds (default 120, at most 600).' \
+    'grant_seconds = 120'
+}
+
+# Runs the installed bundle with a clean environment as root: HOME an empty scratch directory, so
+# no person's config or root's own is read.
+bk_system_node() {
+  (cd "$BK_TMP/warm" && env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$BK_TMP/warm" LANG=C "$NODE" "$BK_CURRENT/dist/buckler.cjs" "$@")
+}
+
+# The events that warm the V8 code cache for harness $1: a shell allow and a shell deny.
+bk_warm_events() {
+  local d=$BK_TMP/warm
+  case $1 in
+    cursor)
+      printf '{"conversation_id":"c","generation_id":"g%s","model":"m","cursor_version":"2.6.14","workspace_roots":["%s"],"hook_event_name":"beforeShellExecution","command":"%s","cwd":"%s","sandbox":false}\n' 1 "$d" 'git status' "$d" 2 "$d" 'git push --force origin main' "$d" ;;
+    claude-code | factory-droid)
+      local tool=Bash; [[ $1 == claude-code ]] || tool=Execute
+      printf '{"session_id":"s","transcript_path":"/dev/null","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"%s","tool_input":{"command":"%s"},"tool_use_id":"t"}\n' "$d" "$tool" 'git status' "$d" "$tool" 'git push --force origin main' ;;
+    gemini-cli)
+      printf '{"session_id":"s","transcript_path":"/dev/null","cwd":"%s","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"run_shell_command","tool_input":{"command":"%s"}}\n' "$d" 'git status' "$d" 'git push --force origin main' ;;
+    qwen-code)
+      printf '{"session_id":"s","transcript_path":"/dev/null","cwd":"%s","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"run_shell_command","tool_input":{"command":"%s"},"tool_use_id":"t"}\n' "$d" 'git status' "$d" 'git push --force origin main' ;;
+  esac
+}
+
+# Wires harness $1 in its system settings file $2: the file is merged in a scratch HOME exactly as
+# the user scope would be (same shape), then put in place root-owned, 0644, atomically.
+bk_system_wire() {
+  local h=$1 file=$2 home="$BK_TMP/wire-$1" user cmd
+  mkdir -p "$home"
+  user=$(cd "$home" && env -i PATH=/usr/bin:/bin HOME="$home" "$NODE" "$BK_CURRENT/dist/buckler.cjs" paths --json |
+    "$NODE" -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0,"utf8")).harnesses[process.argv[1]].user)' "$h")
+  mkdir -p "$(dirname "$user")"
+  [[ ! -f $file ]] || cp "$file" "$user"
+  cmd="$(bk_sh_quote "$NODE") $(bk_sh_quote "$BK_CURRENT/dist/buckler.cjs")"
+  if ! (cd "$home" && env -i PATH=/usr/bin:/bin HOME="$home" "$NODE" "$BK_CURRENT/dist/buckler.cjs" hooks merge --harness "$h" --scope user --command "$cmd") >"$BK_TMP/hooks.out" 2>&1; then
+    cat "$BK_TMP/hooks.out" >&2
+    bk_warn "could not wire $h in $file (see above)"
+    return 1
+  fi
+  local dir=${file%/*}
+  if [[ ! -d $dir ]]; then
+    mkdir -p "$dir"
+    bk_state_add syscreated "$dir"
+  fi
+  if [[ -f $file ]]; then bk_state_add syshook "$h existed $file"; else bk_state_add syshook "$h created $file"; fi
+  install -o 0 -g 0 -m 0644 "$user" "$file.tmp.$$" && mv -f "$file.tmp.$$" "$file" || return 1
+  bk_say "wired $h in $file (the person cannot change it)"
+}
+
+# Strips Buckler from harness $1's system file $3; removes the file when install created it and
+# nothing else is left in it.
+bk_system_unwire() {
+  local h=$1 how=$2 file=$3 home="$BK_TMP/unwire-$1" user
+  [[ -f $file ]] || { bk_say "$h: $file no longer exists; nothing to strip"; return 0; }
+  mkdir -p "$home"
+  user=$(cd "$home" && env -i PATH=/usr/bin:/bin HOME="$home" "$NODE" "$BK_CURRENT/dist/buckler.cjs" paths --json |
+    "$NODE" -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0,"utf8")).harnesses[process.argv[1]].user)' "$h")
+  mkdir -p "$(dirname "$user")"
+  cp "$file" "$user"
+  if ! (cd "$home" && env -i PATH=/usr/bin:/bin HOME="$home" "$NODE" "$BK_CURRENT/dist/buckler.cjs" hooks strip --harness "$h" --scope user) >"$BK_TMP/hooks.out" 2>&1; then
+    cat "$BK_TMP/hooks.out" >&2
+    bk_warn "could not strip $h hooks from $file (see above)"
+    return 1
+  fi
+  if [[ ! -f $user ]]; then
+    # The strip left nothing: the file held only Buckler's hooks.
+    if [[ $how == created ]]; then
+      rm -f "$file"
+      bk_say "removed $file (install --system had created it)"
+    else
+      printf '{}\n' >"$user"
+    fi
+  fi
+  if [[ ! -f $user ]]; then
+    :
+  elif [[ $how == created ]] && "$NODE" -e '
+    const v = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const empty = (o) => o === null || (typeof o === "object" && Object.values(o).every(empty)) || (Array.isArray(o) && o.length === 0);
+    process.exit(empty(v) ? 0 : 1)' "$user" 2>/dev/null; then
+    rm -f "$file"
+    bk_say "removed $file (install --system had created it)"
+  else
+    install -o 0 -g 0 -m 0644 "$user" "$file.tmp.$$" && mv -f "$file.tmp.$$" "$file" || return 1
+    bk_say "removed Buckler's $h hooks from $file"
+  fi
+}
+
+# The system packs compiled into the root-owned cache, then the V8 code cache made by hooks of
+# each harness $@ (an allow and a deny each), both as every person's hook will read them. Again
+# after any change in /etc/buckler (`update --system --recompile`): the hooks cannot write the
+# cache, so until then each hook compiles the packs itself.
+bk_system_compile() {
+  local h ev
+  rm -rf "$BK_CACHE_DIR"
+  mkdir -p "$BK_TMP/warm"
+  bk_system_node check 'git status' >/dev/null 2>"$BK_TMP/check.err" ||
+    { cat "$BK_TMP/check.err" >&2; bk_die "the system packs do not compile (see above)"; }
+  [[ -d $BK_CACHE_DIR ]] || bk_die "the compiled-pack cache was not made in $BK_CACHE_DIR"
+  for h in "$@"; do
+    while IFS= read -r ev; do
+      printf '%s' "$ev" | bk_system_node --driver "$h" >/dev/null 2>&1 || true
+    done < <(bk_warm_events "$h")
+  done
+  chmod -R go-w,a+rX "$BK_DATA_HOME"
+  bk_say "compiled the system packs into $BK_CACHE_DIR and made the code cache in $(readlink -f "$BK_CURRENT")/dist"
+}
+
+# update --system --recompile: after the administrator changed /etc/buckler.
+bk_system_recompile() {
+  [[ -x $BK_LAUNCHER ]] || bk_die "Buckler's locked-down install is not here ($BK_DATA_HOME); run install --system first"
+  NODE=$(sed -n 's/^exec '"'"'\([^'"'"']*\)'"'"'.*/\1/p' "$BK_LAUNCHER" | head -n 1)
+  bk_require_system_node "$NODE"
+  bk_tmpdir
+  bk_lock
+  local -a wired=()
+  local rec
+  while IFS= read -r rec; do [[ -z $rec ]] || wired+=("${rec%% *}"); done < <(bk_state_get syshook)
+  bk_system_compile ${wired[@]+"${wired[@]}"}
+}
+
+cmd_install_system() {
+  local mode=$1 from= registry=0 registry_version= online=0 node_given= recompile=0
+  shift
+  while (($#)); do
+    case $1 in
+      --system) ;;
+      --from) [[ $# -ge 2 ]] || bk_die "--from needs a tarball path"; from=$2; shift ;;
+      --from=*) from=${1#--from=} ;;
+      --from-registry)
+        registry=1 online=1
+        if [[ $# -ge 2 && $2 != -* ]]; then registry_version=$2; shift; fi ;;
+      --online) online=1 ;;
+      --node) [[ $# -ge 2 ]] || bk_die "--node needs a path"; node_given=$2; shift ;;
+      --node=*) node_given=${1#--node=} ;;
+      --recompile) [[ $mode == update ]] || bk_die "--recompile goes with update --system"; recompile=1 ;;
+      *) bk_die "$mode --system: unknown option '$1' (see docs/install.md)" ;;
+    esac
+    shift
+  done
+  bk_require_root "$mode"
+  [[ $(uname -s) == Linux ]] || bk_die "$mode --system supports Linux only"
+  umask 022
+  bk_system_paths
+  if ((recompile)); then bk_system_recompile; return; fi
+  bk_require_system_node "$node_given"
+  bk_tmpdir
+  mkdir -p "$BK_TMP/warm"
+  bk_lock
+  chown 0:0 "$BK_DATA_HOME"
+  chmod 755 "$BK_DATA_HOME"
+
+  bk_get_tarball "$from" "$registry" "$registry_version"
+  mkdir -p "$BK_TMP/x"
+  tar -xzf "$BK_TARBALL" -C "$BK_TMP/x" || bk_die "$BK_TARBALL is not a readable .tgz"
+  local pkg="$BK_TMP/x/package" name version
+  [[ -f $pkg/package.json ]] || bk_die "$BK_TARBALL has no package/package.json"
+  name=$("$NODE" -p 'require(process.argv[1]).name' "$pkg/package.json")
+  version=$("$NODE" -p 'require(process.argv[1]).version' "$pkg/package.json")
+  [[ $name == buckler ]] || bk_die "$BK_TARBALL holds package '$name', not buckler"
+  [[ $version =~ ^[0-9A-Za-z][0-9A-Za-z.+-]*$ ]] || bk_die "$BK_TARBALL has an unusable version '$version'"
+  mkdir -p "$BK_VERSIONS_DIR"
+  local stage="$BK_VERSIONS_DIR/.staging-$version-$$" target="$BK_VERSIONS_DIR/$version"
+  rm -rf "$stage"
+  mv "$pkg" "$stage"
+  bk_install_deps "$stage" "$online"
+  # Root's, and only root can change it: code, packs, dependencies.
+  chown -R 0:0 "$stage"
+  chmod -R go-w,a+rX "$stage"
+  local said
+  said=$(env -i PATH=/usr/bin:/bin "$NODE" "$stage/dist/buckler.cjs" --version 2>&1) || bk_die "the new bundle does not start: $said"
+  [[ ! -e $target ]] || mv "$target" "$BK_VERSIONS_DIR/.old-$version-$$"
+  mv "$stage" "$target"
+  rm -rf "$BK_VERSIONS_DIR/.old-$version-$$"
+  bk_point_current "$version"
+  bk_prune_versions "$version"
+  bk_say "installed buckler $version in $target (reports $said); $BK_CURRENT -> versions/$version"
+
+  # The launcher, for `sudo buckler allow` and the person's own `buckler` commands.
+  mkdir -p "$BK_BIN_DIR"
+  {
+    printf '#!/bin/sh\n# buckler %s (locked-down install)\n' "$BK_LAUNCHER_MARK"
+    printf 'exec %s %s "$@"\n' "$(bk_sh_quote "$NODE")" "$(bk_sh_quote "$BK_CURRENT/dist/buckler.cjs")"
+  } >"$BK_LAUNCHER.tmp.$$"
+  chmod 755 "$BK_LAUNCHER.tmp.$$"
+  mv -f "$BK_LAUNCHER.tmp.$$" "$BK_LAUNCHER"
+
+  # The system config: written once, never overwritten (the administrator's from then on).
+  if [[ ! -d $BK_SYSTEM_CONFIG ]]; then mkdir -p "$BK_SYSTEM_CONFIG"; bk_state_add syscreated "$BK_SYSTEM_CONFIG"; fi
+  mkdir -p "$BK_RULES_DIR" "$BK_BUNDLES_DIR"
+  if [[ ! -f $BK_CONFIG_FILE ]]; then
+    bk_system_config_template >"$BK_CONFIG_FILE"
+    bk_state_set sysconfig "$(bk_digest sha256 "$BK_CONFIG_FILE")"
+    bk_say "wrote $BK_CONFIG_FILE (edit it to set the tier, packs and approvals)"
+  fi
+  chown -R 0:0 "$BK_SYSTEM_CONFIG"
+  chmod -R go-w,a+rX "$BK_SYSTEM_CONFIG"
+  if [[ ! -d $BK_SYSTEM_STATE ]]; then mkdir -p "$BK_SYSTEM_STATE"; bk_state_add syscreated "$BK_SYSTEM_STATE"; fi
+  chown 0:0 "$BK_SYSTEM_STATE"
+  chmod 755 "$BK_SYSTEM_STATE"
+
+  # Wiring, every harness with a system settings file.
+  local h file status=0
+  local -a wired=() unprotected=()
+  for h in "${BK_HARNESSES[@]}"; do
+    file=$(bk_system_settings_file "$h")
+    if [[ -z $file ]]; then unprotected+=("$h"); continue; fi
+    if bk_system_wire "$h" "$file"; then wired+=("$h"); else status=1; fi
+  done
+
+  bk_system_compile ${wired[@]+"${wired[@]}"}
+  bk_say "protects: ${wired[*]-none}; not protected by this mode (no system settings file Buckler can rely on): ${unprotected[*]-none}"
+  bk_say "people run: $BK_LAUNCHER (add $BK_BIN_DIR to PATH); grants: sudo $BK_LAUNCHER allow COMMAND"
+  return "$status"
+}
+
+cmd_uninstall_system() {
+  local a
+  for a in "$@"; do
+    case $a in
+      --system) ;;
+      *) bk_die "uninstall --system: unknown option '$a' (see docs/install.md)" ;;
+    esac
+  done
+  bk_require_root uninstall
+  bk_system_paths
+  [[ -d $BK_DATA_HOME ]] || { bk_say "Buckler's locked-down install is not here ($BK_DATA_HOME); nothing to remove"; return 0; }
+  NODE=$(sed -n 's/^exec '"'"'\([^'"'"']*\)'"'"'.*/\1/p' "$BK_LAUNCHER" 2>/dev/null | head -n 1)
+  [[ -n $NODE && -x $NODE ]] || bk_require_node
+  bk_tmpdir
+  bk_lock
+  local rec h how file failed=0
+  while IFS= read -r rec; do
+    [[ -n $rec ]] || continue
+    h=${rec%% *}; rec=${rec#* }; how=${rec%% *}; file=${rec#* }
+    bk_system_unwire "$h" "$how" "$file" || failed=1
+  done < <(bk_state_get syshook)
+  ((!failed)) || bk_die "stopped before removing anything else, so you can fix the above and rerun"
+  # The system config: removed only when it is still the one install wrote.
+  local written
+  written=$(bk_state_get sysconfig | tail -n 1)
+  if [[ -f $BK_CONFIG_FILE && -n $written && $(bk_digest sha256 "$BK_CONFIG_FILE") == "$written" ]]; then
+    rm -f "$BK_CONFIG_FILE"
+  elif [[ -f $BK_CONFIG_FILE ]]; then
+    bk_say "kept $BK_CONFIG_FILE (changed since install)"
+  fi
+  rmdir "$BK_RULES_DIR" "$BK_BUNDLES_DIR" 2>/dev/null || true
+  rm -rf "$BK_SYSTEM_STATE"
+  bk_say "removed the approvals in $BK_SYSTEM_STATE"
+  local created d
+  created=$(bk_state_get syscreated)
+  bk_unlock
+  rm -rf "$BK_DATA_HOME"
+  bk_say "removed $BK_DATA_HOME"
+  while IFS= read -r d; do
+    [[ -z $d ]] || rmdir "$d" 2>/dev/null || true
+  done < <(printf '%s\n' "$created" | awk '{ a[NR] = $0 } END { for (i = NR; i > 0; i--) print a[i] }')
+  bk_say "Buckler's locked-down install is uninstalled"
+}
+
+# ------------------------------------------------------------------------------------------
 
 bk_usage() {
   sed -n '4,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -1030,9 +1428,9 @@ bk_main() {
   local cmd=${1:-}
   [[ $# -eq 0 ]] || shift
   case $cmd in
-    install | update) cmd_install "$cmd" "$@" ;;
-    uninstall) cmd_uninstall "$@" ;;
-    paths) cmd_paths "$@" ;;
+    install | update) if bk_has_system_flag "$@"; then cmd_install_system "$cmd" "$@"; else cmd_install "$cmd" "$@"; fi ;;
+    uninstall) if bk_has_system_flag "$@"; then cmd_uninstall_system "$@"; else cmd_uninstall "$@"; fi ;;
+    paths) if bk_has_system_flag "$@"; then cmd_paths_system "$@"; else cmd_paths "$@"; fi ;;
     -h | --help | help) bk_usage ;;
     '') bk_usage >&2; exit 2 ;;
     *) printf 'buckler setup: unknown command %s\n' "$cmd" >&2; bk_usage >&2; exit 2 ;;

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HARNESSES, HARNESS_LIST } from './harnesses/index.ts';
-import { HARNESS_SCOPES, harnessConfigFile, harnessHomeDir, homeFromEnv, resolvePaths, type Env, type InstallableHarness } from './paths.ts';
+import { HARNESS_SCOPES, SYSTEM_SETTINGS, harnessConfigFile, harnessHomeDir, homeFromEnv, resolvePaths, resolveSystemPaths, type Env, type InstallableHarness } from './paths.ts';
 
 const SETUP = path.resolve(import.meta.dirname, '..', 'scripts', 'setup.sh');
 
@@ -248,6 +248,31 @@ describe('setup.sh paths and resolvePaths agree', () => {
     const r = await runSetupPaths({ platform: 'plan9' as Platform, env: { HOME: '/h' } });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/BUCKLER_PLATFORM='plan9' is not a Node platform name/);
+  });
+});
+
+describe('setup.sh paths --system and resolveSystemPaths agree', () => {
+  // Whose approvals: this user's id; root's with a valid SUDO_UID: that one (process-paths.ts approvalsUid).
+  const me = process.getuid?.() ?? 0;
+  const uidFor = (sudo: string | undefined): number => (me === 0 && sudo !== undefined && /^[1-9][0-9]{0,9}$/.test(sudo) ? Number(sudo) : me);
+  it.each<[string | undefined, string | undefined, Record<string, string>]>([
+    ['/home/u', undefined, {}],
+    ['/home/with space/', '1234', {}],
+    ['/home/u', '0', {}],
+    ['/home/u', 'x1', {}],
+    // No location variable moves anything in this mode.
+    ['/home/u', '77', { BUCKLER_CONFIG_HOME: '/evil', BUCKLER_STATE_HOME: '/evil', XDG_STATE_HOME: '/evil', XDG_CONFIG_HOME: '/evil', BUCKLER_DATA_HOME: '/evil' }],
+  ])('HOME=%j SUDO_UID=%j', async (home, sudo, extra) => {
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...extra };
+    if (home !== undefined) env['HOME'] = home;
+    if (sudo !== undefined) env['SUDO_UID'] = sudo;
+    const r = await new Promise<BashResult>((resolve) =>
+      execFile('bash', [SETUP, 'paths', '--system', '--json'], { env }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const { systemSettings, ...got } = JSON.parse(r.stdout) as { systemSettings: Record<string, string> } & Record<string, string>;
+    expect(got).toEqual(resolveSystemPaths({ env, platform: 'linux', home: home ?? '/' }, uidFor(sudo)));
+    expect(systemSettings).toEqual(Object.fromEntries(Object.entries(SYSTEM_SETTINGS).map(([h, f]) => [h, f ?? ''])));
   });
 });
 

@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HARNESSES, HARNESS_LIST, scopesOf, type HarnessFile, type HarnessHome, type HarnessName, type Scope, type ScopeFile } from './harnesses/index.ts';
+import { HARNESSES, HARNESS_LIST, scopesOf, type SystemSettings, type HarnessFile, type HarnessHome, type HarnessName, type Scope, type ScopeFile } from './harnesses/index.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -314,3 +314,91 @@ export function builtinPacksDir(): string {
 export function bundleFile(root: string = packageRoot()): string {
   return path.join(root, 'dist', 'buckler.cjs');
 }
+
+// ------------------------------------------------------------------------------------------
+// System mode: the locked-down install (docs/install.md "Locked-down install"). MIRRORED by
+// scripts/setup.sh `bk_system_paths`; src/paths.parity.test.ts compares them.
+//
+// The locations are fixed, not variables: in this mode nothing the person's processes set may
+// move the policy. The mode is on when the code that runs lives under SYSTEM_DIRS.code, which
+// only root can write. Tests run the real paths inside a private mount namespace
+// (src/system-install.e2e.test.ts), never with a prefix variable.
+// ------------------------------------------------------------------------------------------
+
+/** Where the locked-down install keeps code, policy and approvals (POSIX only). */
+export const SYSTEM_DIRS = Object.freeze({ code: '/opt/buckler', config: '/etc/buckler', state: '/var/lib/buckler' });
+
+/** True when `file` (the running code) is part of a locked-down install: under /opt/buckler/. */
+export function isSystemCodeFile(file: string, platform: NodeJS.Platform): boolean {
+  return platform !== 'win32' && file.startsWith(`${SYSTEM_DIRS.code}/`);
+}
+
+/**
+ * The environment as the locked-down install reads it: every `BUCKLER_*` and `XDG_*` variable
+ * and the operator bypass (`RETHUNK_ALLOW_SHELL` included) removed, so neither the locations
+ * nor the bypass can be set by whoever starts the harness.
+ */
+export function systemEnv(env: Env): Env {
+  const out: Record<string, string | undefined> = {};
+  for (const k of Object.keys(env)) {
+    if (k.startsWith('BUCKLER_') || k.startsWith('XDG_') || k === 'RETHUNK_ALLOW_SHELL') continue;
+    out[k] = env[k];
+  }
+  return out;
+}
+
+/**
+ * The person's own locations (their config.toml and rules.d, which can only tighten the
+ * system's policy, and their audit log), from the home directory alone: no location variable.
+ */
+export function personPaths(ctx: PathContext): Paths {
+  return resolvePaths({ ...ctx, env: {} });
+}
+
+/**
+ * The locked-down install's locations for the person with user id `uid`: code and the
+ * compiled-pack cache under /opt/buckler, config, rules.d and bundles under /etc/buckler,
+ * approvals (allow-once, trust) in /var/lib/buckler/<uid>; only the audit log is the person's.
+ */
+export function resolveSystemPaths(ctx: PathContext, uid: number): Paths {
+  const j = (base: string, ...parts: string[]): string => joinFor('linux', base, ...parts);
+  const { code, config, state } = SYSTEM_DIRS;
+  return {
+    dataHome: code,
+    configHome: config,
+    stateHome: j(state, String(uid)),
+    configFile: j(config, 'config.toml'),
+    rulesDir: j(config, 'rules.d'),
+    auditLog: personPaths(ctx).auditLog,
+    cacheDir: j(code, 'cache'),
+    versionsDir: j(code, 'versions'),
+    bundlesDir: j(config, 'bundles'),
+    current: j(code, 'current'),
+    binDir: j(code, 'bin'),
+    launcher: j(code, 'bin', 'buckler'),
+    home: ctx.home,
+  };
+}
+
+/**
+ * The system-level settings file where the locked-down install wires a harness, or null when
+ * the harness has none Buckler can rely on (then this mode does not protect it). Linux paths;
+ * the harnesses' shipped code names them (docs/adapters/<name>.md). Each file has the shape of
+ * the harness's user settings file, so the same merge writes it.
+ * - claude-code: managed settings, which outrank project and user settings (disableAllHooks).
+ * - gemini-cli, qwen-code: system settings, merged last (they win over user and workspace).
+ * - factory-droid: /etc/factory/settings.json (read by the shipped binary; precedence not verified).
+ * - cursor: enterprise hooks (documented).
+ * The files and whether this mode writes them come from the harness records
+ * (src/harnesses/<name>.ts `system.files.linux`, `system.lockedDown`).
+ * Not wired: codex (managed hooks' shape in requirements.toml unverified), opencode (managed
+ * config's plugin loading unverified), copilot-cli (no system file found).
+ */
+export const SYSTEM_SETTINGS: Readonly<Record<InstallableHarness, string | null>> = Object.freeze(
+  Object.fromEntries(
+    (Object.keys(HARNESSES) as InstallableHarness[]).map((h) => {
+      const system = HARNESSES[h].system as SystemSettings | null;
+      return [h, system?.lockedDown === true ? (system.files.linux ?? null) : null];
+    }),
+  ) as Record<InstallableHarness, string | null>,
+);

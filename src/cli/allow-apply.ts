@@ -8,7 +8,8 @@ import type { Decision, PolicyInput, PolicyOutput } from '../core/contract.ts';
 import { allowCommandText, blockingCommands, consume, storeFile } from './allow-once.ts';
 import { actsElsewhere } from './allow-where.ts';
 import type { CliIO } from './io.ts';
-import { processPathContext, processPaths, processUid } from './process-paths.ts';
+import { processPathContext, processPaths, processUid, systemMode } from './process-paths.ts';
+import { matchSystemGrants } from './system-grants.ts';
 import { projectRoot } from './project.ts';
 
 export interface AllowOnceUse {
@@ -37,7 +38,9 @@ export function applyAllowOnce(
   // `-C`, `--git-dir`, `--work-tree` or `GIT_DIR` naming another (allow-where.ts).
   const elsewhere = actsElsewhere(input, argvs, project, processPathContext(env).home);
   try {
-    const used = elsewhere ? null : consume(storeFile(processPaths(env).stateHome), processUid(), input, project, argvs, Date.now());
+    const file = storeFile(processPaths(env).stateHome);
+    // The locked-down install: root's store, read only, bounded by time (system-grants.ts).
+    const used = elsewhere ? null : systemMode() ? matchSystemGrants(file, input, project, argvs, Date.now()) : consume(file, processUid(), input, project, argvs, Date.now());
     if (used !== null) {
       return {
         output: { ...output, decision: 'allow', user_message: null, agent_message: null, additional_context: null },
@@ -47,7 +50,9 @@ export function applyAllowOnce(
   } catch (e) {
     warn(`warning: allow-once entries not read: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const hint = `To let ${argvs.length === 1 ? 'it' : 'these'} run once, run in your own terminal:\n  ${allowCommandText(project, argvs)}`;
+  const hint = systemMode()
+    ? `To let ${argvs.length === 1 ? 'it' : 'these'} run for a short time, an administrator runs:\n  sudo ${allowCommandText(project, argvs)}`
+    : `To let ${argvs.length === 1 ? 'it' : 'these'} run once, run in your own terminal:\n  ${allowCommandText(project, argvs)}`;
   // The hint is for the person only: where the rule wrote no message for the agent, the agent
   // keeps reading the person's message as it was (adapters fall back to it), without the hint.
   const filled = (s: string | null): s is string => s !== null && s.trim() !== '';

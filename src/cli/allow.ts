@@ -14,7 +14,8 @@ import { auditPersonAction as audit } from './audit-person.ts';
 import { flag, parseCommand, str, usageError, type Parsed } from './args.ts';
 import type { CliIO } from './io.ts';
 import { showHelp } from './show-help.ts';
-import { processPathContext, processPaths, processUid } from './process-paths.ts';
+import { runSystemAllow } from './allow-system.ts';
+import { processPathContext, processPaths, processUid, systemMode } from './process-paths.ts';
 import { projectRoot } from './project.ts';
 import { allowOutput } from '../core/contract.ts';
 
@@ -64,6 +65,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCommand('allow', args, io);
   if (!parsed) return 2;
   if (parsed.help) return showHelp('allow', io);
+  // The locked-down install: root-owned grants, bounded by time only (allow-system.ts).
+  if (systemMode()) return runSystemAllow(args, io);
   const opts = allowArgs(parsed, io.cwd);
   if (typeof opts === 'string') return usageError(io, 'allow', opts);
   const { project, uses, ttl, list, json, revoke, words } = opts;

@@ -16,7 +16,7 @@ import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import { recordDecision } from './audit.ts';
 import { placeInput, whereOf, withPolicyEnv } from './command-input.ts';
-import { processPaths, processUid } from './process-paths.ts';
+import { policyOptions, processPaths, processUid } from './process-paths.ts';
 import type { CliIO } from './io.ts';
 
 const COLOURS: Record<Decision, string> = { allow: '32', nudge: '36', ask: '33', deny: '31' };
@@ -47,7 +47,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const cwd = where.cwd ?? io.cwd;
   let input = placeInput({ policy_io_version: POLICY_IO_VERSION, trigger: trigger as Trigger, harness: 'cli', shell: { command, cwd } }, where, io);
   const project = rulesProject(input.context);
-  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid(), ...(project === undefined ? {} : { project }) });
+  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), ...policyOptions(io.env), ...(project === undefined ? {} : { project }) });
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   input = withPolicyEnv(input, loaded.policy.env_keys, io);
   const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), paths: true });

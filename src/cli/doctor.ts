@@ -26,8 +26,9 @@ import { checkRuntimeCache, loadPolicyReport, type PolicyReport } from '../packs
 import { harnessConfigFile, harnessHomeDir, resolvePaths, type PathContext, type Scope } from '../paths.ts';
 import { parseCommand } from './args.ts';
 import { showHelp } from './show-help.ts';
+import type { Finding, HarnessReport } from './doctor-finding.ts';
 import type { CliIO } from './io.ts';
-import { processPathContext, processUid } from './process-paths.ts';
+import { policyOptions, processPathContext, processPaths, processUid, systemMode } from './process-paths.ts';
 import { projectOf } from './project.ts';
 
 /** A command Buckler cannot parse: every correctly wired hook denies it, whatever the packs say. */
@@ -36,23 +37,14 @@ export { SELF_TEST_COMMAND };
 /** How long a wired command may take to answer the self-test (hook timeouts are 10 s). */
 const SELF_TEST_TIMEOUT_MS = 10_000;
 
-export interface Finding {
-  level: 'ok' | 'info' | 'problem';
-  text: string;
-}
-
-export interface HarnessReport {
-  harness: string;
-  title: string;
-  found: boolean;
-  version: string | null;
-  findings: Finding[];
-}
+export type { Finding, HarnessReport } from './doctor-finding.ts';
 
 export interface DoctorReport {
   ok: boolean;
   harnesses: HarnessReport[];
   buckler: Finding[];
+  /** The locked-down install's own checks (doctor-system.ts); absent in an ordinary install. */
+  system?: Finding[];
 }
 
 type Scoped = { scope: Scope; file: string };
@@ -209,7 +201,7 @@ function checkHarness(installer: HarnessInstaller, ctx: PathContext, project: st
 
 /** The compiled-pack cache, as a hook would check it: before the self-tests, whose hooks replace a bad one. */
 function checkCache(io: CliIO): Finding[] {
-  const cache = checkRuntimeCache(resolvePaths(processPathContext(io.env)), { uid: processUid() });
+  const cache = systemMode() ? checkRuntimeCache(processPaths(io.env), policyOptions(io.env)) : checkRuntimeCache(resolvePaths(processPathContext(io.env)), { uid: processUid() });
   if (cache.state !== 'damaged' && cache.state !== 'unsafe') return [];
   return [{ level: 'problem', text: `compiled-pack cache ${cache.file} is not used: ${cache.reason ?? cache.state} (something other than Buckler wrote it; the next hook replaces it)` }];
 }
@@ -217,7 +209,7 @@ function checkCache(io: CliIO): Finding[] {
 async function checkBuckler(io: CliIO): Promise<Finding[]> {
   const out: Finding[] = [];
   const ctx = processPathContext(io.env);
-  const paths = resolvePaths(ctx);
+  const paths = systemMode() ? processPaths(io.env) : resolvePaths(ctx);
   for (const name of ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL']) {
     const v = io.env[name];
     if (v !== undefined && v !== '' && v !== '0') {
@@ -318,9 +310,16 @@ export async function doctor(io: CliIO, project: string): Promise<DoctorReport> 
   const cache = checkCache(io);
   const harnesses = Object.values(INSTALLERS).map((i) => checkHarness(i, ctx, project, io.env));
   const buckler = [...(await checkBuckler(io)), ...cache, ...(await checkProjectRules(io, project))];
-  if (!harnesses.some((h) => h.found)) buckler.push({ level: 'problem', text: 'no supported harness found: nothing is guarded' });
-  const ok = [...harnesses.flatMap((h) => h.findings), ...buckler].every((x) => x.level !== 'problem');
-  return { ok, harnesses, buckler };
+  // The locked-down install (doctor-system.ts): its own section, and the harnesses it wires.
+  let system: Finding[] | undefined;
+  if (systemMode()) {
+    const ds = await import('./doctor-system.ts');
+    ds.systemHarnessFindings(harnesses);
+    system = ds.systemFindings(io, processPaths(io.env).auditLog);
+  }
+  if (!harnesses.some((h) => h.found) && system === undefined) buckler.push({ level: 'problem', text: 'no supported harness found: nothing is guarded' });
+  const ok = [...harnesses.flatMap((h) => h.findings), ...buckler, ...(system ?? [])].every((x) => x.level !== 'problem');
+  return system === undefined ? { ok, harnesses, buckler } : { ok, harnesses, buckler, system };
 }
 
 const MARK = { ok: '✓', info: '·', problem: '✗' } as const;
@@ -335,7 +334,11 @@ export function renderDoctor(r: DoctorReport, color: boolean): string {
   }
   lines.push('Buckler');
   for (const x of r.buckler) lines.push(`  ${paint(x.level, MARK[x.level])} ${x.text}`);
-  const problems = [...r.harnesses.flatMap((h) => h.findings), ...r.buckler].filter((x) => x.level === 'problem').length;
+  if (r.system !== undefined) {
+    lines.push('Locked-down install');
+    for (const x of r.system) lines.push(`  ${paint(x.level, MARK[x.level])} ${x.text}`);
+  }
+  const problems = [...r.harnesses.flatMap((h) => h.findings), ...r.buckler, ...(r.system ?? [])].filter((x) => x.level === 'problem').length;
   lines.push(problems === 0 ? 'ok: no problem found' : `${problems} problem${problems === 1 ? '' : 's'} found`);
   return `${lines.join('\n')}\n`;
 }

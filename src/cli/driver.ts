@@ -40,7 +40,7 @@ import { readEvent } from './hook/read-event.ts';
 import type { DriverDeps, HookEnv, HookResult } from './hook/result.ts';
 import type { CliIO } from './io.ts';
 import { pathResolver } from './path-resolver.ts';
-import { processPaths, processUid } from './process-paths.ts';
+import { policyOptions, processPaths, processUid } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
 import { noteDownloads } from './download-store.ts';
 
@@ -56,7 +56,7 @@ export type { DriverDeps, HookResult } from './hook/result.ts';
  */
 function processDeps(trace: CodeTrace, env: HookEnv): DriverDeps {
   return {
-    loadPolicy: (e, project) => loadRuntimePolicy(processPaths(e), project === undefined ? { uid: processUid() } : { uid: processUid(), project }),
+    loadPolicy: (e, project) => loadRuntimePolicy(processPaths(e), project === undefined ? policyOptions(e) : { ...policyOptions(e), project }),
     // A script the command runs (`bash ./deploy.sh`) is read and analysed too, as in `check`:
     // otherwise an agent could write a forbidden command into a file and run the file.
     // The same for git aliases in the repository's and the user's config (read only when a

@@ -15,7 +15,7 @@ import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { rulesProject } from './project.ts';
 import { writeFileAtomic } from '../files/atomic.ts';
 import { recordDecision } from './audit.ts';
-import { processPaths, processUid } from './process-paths.ts';
+import { policyOptions, processPaths, processUid } from './process-paths.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
 import { parseCommand, usageError } from './args.ts';
@@ -63,7 +63,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   input = { ...input, context: actionContext(input, { env: io.env, cwd: io.cwd }) };
   const project = rulesProject(input.context);
-  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), uid: processUid(), ...(project === undefined ? {} : { project }) });
+  const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), ...policyOptions(io.env), ...(project === undefined ? {} : { project }) });
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const cwd = input.shell?.cwd ?? io.cwd;
   const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), paths: true });

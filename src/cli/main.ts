@@ -7,6 +7,8 @@
  */
 import type { ModuleCommand } from './command-table.ts';
 import { processIO, type CliIO } from './io.ts';
+import { systemMode } from './process-paths.ts';
+import { systemEnv } from '../paths.ts';
 
 declare const __BUCKLER_VERSION__: string;
 export const VERSION: string = typeof __BUCKLER_VERSION__ === 'string' ? __BUCKLER_VERSION__ : '0.0.0-dev';
@@ -59,7 +61,9 @@ export function codeCacheWanted(): number {
   return hookCode;
 }
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], given: CliIO): Promise<number> {
+  // The locked-down install: no BUCKLER_* / XDG_* variable or operator bypass counts (paths.ts).
+  const io = systemMode() ? { ...given, env: systemEnv(given.env) } : given;
   const first = argv[0];
   if (first === undefined || first.startsWith('--driver') || first.startsWith('--event')) {
     hookRun = true;

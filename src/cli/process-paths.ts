@@ -6,7 +6,7 @@
  * `os.homedir()` itself reads it; node:os is loaded only when that is unset, since loading it
  * costs each hook about 0.35 ms (docs/performance.md).
  */
-import { homeFromEnv, resolvePaths, type Env, type PathContext, type Paths } from '../paths.ts';
+import { codeFile, homeFromEnv, isSystemCodeFile, personPaths, resolvePaths, resolveSystemPaths, type Env, type PathContext, type Paths } from '../paths.ts';
 
 export function processPathContext(env: Env): PathContext {
   const platform = process.platform;
@@ -22,5 +22,50 @@ export function processUid(): number | undefined {
 }
 
 export function processPaths(env: Env): Paths {
+  if (systemMode()) return resolveSystemPaths(processPathContext(env), approvalsUid(env));
   return resolvePaths(processPathContext(env));
+}
+
+// ---- System mode (the locked-down install, docs/install.md) ----
+
+let system: boolean | undefined;
+/** True when this process runs the code of a locked-down install (under /opt/buckler). */
+export function systemMode(): boolean {
+  return (system ??= isSystemCodeFile(codeFile(), process.platform));
+}
+
+/**
+ * Whose approvals (allow-once, trust) this process reads and writes in system mode: the
+ * person's own id; for root, the person `sudo` ran for (SUDO_UID), else root's own.
+ */
+export function approvalsUid(env: Env): number {
+  const uid = processUid() ?? 0;
+  if (uid !== 0) return uid;
+  const sudo = sudoUid(env);
+  return sudo ?? 0;
+}
+
+/** SUDO_UID as a user id other than root's, or undefined. */
+export function sudoUid(env: Env): number | undefined {
+  const v = env['SUDO_UID'];
+  if (v === undefined || !/^[1-9][0-9]{0,9}$/.test(v)) return undefined;
+  return Number(v);
+}
+
+/**
+ * The owner the compiled-pack cache must have: root's in system mode (it is made at install
+ * time in the root-owned tree, and a person's hook never writes one there), else this user's.
+ */
+export function policyCacheUid(): number | undefined {
+  return systemMode() ? 0 : processUid();
+}
+
+/**
+ * What every policy load of this process passes the runtime besides its own options: the cache
+ * owner, and in system mode the person's layers (tighten-only) and the shared cache.
+ */
+export function policyOptions(env: Env): { uid: number | undefined; person?: { configFile: string; rulesDir: string }; shared?: boolean } {
+  if (!systemMode()) return { uid: processUid() };
+  const person = personPaths(processPathContext(env));
+  return { uid: 0, person: { configFile: person.configFile, rulesDir: person.rulesDir }, shared: true };
 }

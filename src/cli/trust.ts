@@ -28,7 +28,8 @@ import { auditPersonAction } from './audit-person.ts';
 import { parseCommand, usageError } from './args.ts';
 import { showHelp } from './show-help.ts';
 import type { CliIO } from './io.ts';
-import { processPaths, processUid } from './process-paths.ts';
+import { systemTrustRefusal } from './allow-system.ts';
+import { processPaths, processUid, systemMode } from './process-paths.ts';
 import { projectOf } from './project.ts';
 
 /** Granting or revoking trust, in the audit log (after the store was written). */
@@ -37,8 +38,10 @@ function audit(io: CliIO, project: string, trust: TrustChange): void {
 }
 
 function writeStore(file: string, store: TrustStore): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  writeFileAtomic(file, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
+  // The locked-down install: root writes it, the person's hooks read it (allow-system.ts).
+  const shared = systemMode();
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: shared ? 0o755 : 0o700 });
+  writeFileAtomic(file, `${JSON.stringify(store, null, 2)}\n`, { mode: shared ? 0o644 : 0o600 });
 }
 
 /** The project's rules as the hook would load them now: which are in force, which ignored. */
@@ -95,6 +98,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (modes > 1) return usage('give only one of --status, --revoke, --list');
   if (values.list && values.project !== undefined) return usage('--list takes no --project');
   if (values.json && !values.status && !values.list) return usage('--json goes with --status or --list');
+  if (systemMode() && !values.status && !values.list) {
+    const refusal = systemTrustRefusal(io.env);
+    if (refusal !== null) {
+      io.err(`buckler trust: ${refusal}\n`);
+      return 1;
+    }
+  }
   const paths = processPaths(io.env);
   const file = trustStoreFile(paths.stateHome);
   const { store, problem } = readTrustStore(file);

@@ -33,6 +33,7 @@ export const claudeCode = {
     },
     hooks:
       "managed hooks run and outrank every other layer: a project's disableAllHooks did not switch them off in a real run; allowManagedHooksOnly drops all other hooks",
+    lockedDown: true,
   },
   ask: [
     { mode: 'interactive (default, acceptEdits, plan)', becomes: 'prompt' },

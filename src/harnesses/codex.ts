@@ -28,6 +28,7 @@ export const codex = {
   system: {
     files: { linux: '/etc/codex/requirements.toml' },
     hooks: 'managed hooks (requirements) run without the per-hook trust step, and allow_managed_hooks_only drops the others; the exact [hooks] shape is not yet verified in a real run',
+    lockedDown: false,
   },
   ask: [
     { mode: 'every mode (interactive, exec, --dangerously-bypass-approvals-and-sandbox)', becomes: 'deny', note: "Codex runs the tool on a hook's ask, so Buckler answers ask with a deny" },

@@ -30,6 +30,7 @@ export const cursor = {
       win32: 'C:\\ProgramData\\Cursor\\hooks.json',
     },
     hooks: 'enterprise hooks run beside user and project hooks (documented; not verified in a real client)',
+    lockedDown: true,
   },
   ask: [
     { mode: 'IDE agent', becomes: 'prompt', note: 'beforeShellExecution honours ask (documented, not run end to end)' },

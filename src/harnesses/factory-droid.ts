@@ -37,6 +37,7 @@ export const factoryDroid = {
       win32: 'C:\\Program Files\\Factory\\settings.json',
     },
     hooks: 'a settings layer with hooks; its precedence over user and project settings is not yet verified in a real run',
+    lockedDown: true,
   },
   ask: [
     { mode: 'every mode (interactive, exec, auto levels)', becomes: 'deny', note: "Droid only logs a hook's ask and runs the tool, so Buckler answers ask with a deny" },

@@ -31,6 +31,7 @@ export const geminiCli = {
     },
     variable: 'GEMINI_CLI_SYSTEM_SETTINGS_PATH',
     hooks: 'system settings are merged last and override user and workspace settings (hooksConfig.enabled included)',
+    lockedDown: true,
   },
   ask: [
     { mode: 'every mode (interactive, -p, --yolo)', becomes: 'deny', note: 'an ask hangs a headless run, so Buckler answers ask with a deny' },

@@ -47,7 +47,8 @@ function systemText(r: HarnessRecord): string {
   if (r.system === null) return 'none found';
   const files = (Object.entries(r.system.files) as [SystemPlatform, string][]).map(([p, f]) => `\`${f}\` (${PLATFORM_NAME[p]})`);
   const moved = r.system.variable !== undefined ? `; \`$${r.system.variable}\` moves it` : '';
-  return `${files.join(', ')}${moved}: ${r.system.hooks}`;
+  const locked = r.system.lockedDown ? '; wired by the locked-down install (`setup.sh install --system`)' : '; not wired by the locked-down install';
+  return `${files.join(', ')}${moved}: ${r.system.hooks}${locked}`;
 }
 
 function askText(r: HarnessRecord): string {

@@ -64,6 +64,7 @@ export const kiloCode = {
       win32: 'C:\\ProgramData\\kilo\\kilo.json',
     },
     variable: 'KILO_TEST_MANAGED_CONFIG_DIR',
+    lockedDown: false,
     hooks: "loaded after every other config, so its `plugin` list can load Buckler's plugin from a root-owned file; whether a project can drop it is not yet verified",
   },
   ask: [

@@ -53,6 +53,7 @@ export const opencode = {
     },
     variable: 'OPENCODE_TEST_MANAGED_CONFIG_DIR',
     hooks: "loaded after every other config, so its `plugin` list can load Buckler's plugin from a root-owned file; whether a project can drop it is not yet verified",
+    lockedDown: false,
   },
   ask: [
     { mode: 'every mode', becomes: 'deny', note: 'OpenCode 1.18.33 has no ask trigger for plugins, so Buckler answers ask with a deny' },

@@ -30,6 +30,7 @@ export const qwenCode = {
     },
     variable: 'QWEN_CODE_SYSTEM_SETTINGS_PATH',
     hooks: 'system settings are merged last and override user and workspace settings',
+    lockedDown: true,
   },
   ask: [
     { mode: 'every mode (interactive, -p, --yolo)', becomes: 'deny', note: 'Qwen prompts only when it can, and --yolo has no prompt, so Buckler answers ask with a deny' },

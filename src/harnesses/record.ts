@@ -57,6 +57,8 @@ export interface SystemSettings {
   readonly variable?: string;
   /** Whether hooks placed there run, and whether user or project settings can switch them off. */
   readonly hooks: string;
+  /** Whether `setup.sh install --system` (the locked-down install, docs/install.md) wires Buckler in this file. */
+  readonly lockedDown: boolean;
 }
 
 /**

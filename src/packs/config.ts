@@ -67,7 +67,8 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
     strict(`not valid TOML (${first}); read as: tier strict, every pack on, the default audit log`, typeof err.line === 'number' ? err.line : undefined);
     return withStrictReading(unreadable, problems, file);
   }
-  for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs' && k !== 'bundles') strict(`unknown section [${k}] (ignored)`, lineOfKey(lines, [], k));
+  // [system]: the locked-down install's approvals (src/cli/system-settings.ts), read by `buckler allow|trust`.
+  for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs' && k !== 'bundles' && k !== 'system') strict(`unknown section [${k}] (ignored)`, lineOfKey(lines, [], k));
   const core = data['core'];
   if (core !== undefined) {
     if (!isTable(core)) {

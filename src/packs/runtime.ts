@@ -18,6 +18,7 @@ import type { FileState } from './file-state.ts';
 import { bundleSource, directorySource, fileState, readText } from './sources.ts';
 import { projectSource, trustStoreFile } from './project-rules.ts';
 import type { PackCompiler, PackSourceProvider, ProjectTrustOverride, SourceReport } from './source-contract.ts';
+import { mergeSystemOverUser, personRulesSource } from './system-layers.ts';
 import type { Problem } from './problems.ts';
 
 
@@ -58,6 +59,16 @@ export interface RuntimeOptions {
    * `validate` never uses it: it must report every problem afresh.
    */
   cache?: boolean;
+  /**
+   * The locked-down install (docs/install.md): the person's own config.toml and rules.d, which
+   * can only tighten the system's policy (system-layers.ts). Absent: an ordinary install.
+   */
+  person?: { configFile: string; rulesDir: string };
+  /**
+   * The cache is shared, made by root at install time for every person (0755 directory, 0644
+   * files) instead of private to one user (0700, 0600).
+   */
+  shared?: boolean;
 }
 
 export interface LoadedPolicy {
@@ -124,7 +135,7 @@ async function compileAndCache(paths: Paths, opts: RuntimeOptions, file: string,
   if (built.loaded !== undefined) return built.loaded;
   try {
     const loaded = await compileFromDisk(paths, opts);
-    writeCache(paths.cacheDir, file, cacheFileText(stamp, loaded), opts.uid);
+    writeCache(paths.cacheDir, file, cacheFileText(stamp, loaded), opts.uid, opts.shared === true);
     if (check.state === 'damaged' || check.state === 'unsafe') {
       loaded.warnings = [...loaded.warnings, `the compiled-pack cache ${file} was not used (${check.reason}); compiled afresh`];
     }
@@ -247,6 +258,7 @@ function providers(paths: Paths, opts: RuntimeOptions): PackSourceProvider[] {
     directorySource('user', opts.rulesDir ?? paths.rulesDir),
     bundleSource(opts.bundlesDir ?? paths.bundlesDir),
   ];
+  if (opts.person !== undefined) list.push(personRulesSource(opts.person.rulesDir));
   if (opts.project !== undefined) list.push(projectSource(opts.project, opts.trustFile ?? trustStoreFile(paths.stateHome), opts.projectTrust));
   return list;
 }
@@ -264,7 +276,13 @@ function currentInputs(paths: Paths, opts: RuntimeOptions, options: StampParts['
       if (l.files === null) continue;
       project = opts.project;
     }
+    // The person's rules.d, when absent, adds nothing: the cache made at install time serves.
+    if (opts.person !== undefined && l.files === null && l.dir === opts.person.rulesDir) continue;
     dirs.push(l);
+  }
+  if (opts.person !== undefined) {
+    const person = fileState(opts.person.configFile);
+    if (person.stat !== null) dirs.push({ dir: opts.person.configFile, files: [person] });
   }
   const parts = { code: fileState(compilerStampFile()), config: fileState(opts.configFile ?? paths.configFile), dirs, options };
   return project === undefined ? { parts } : { parts, project };
@@ -275,7 +293,8 @@ function currentInputs(paths: Paths, opts: RuntimeOptions, options: StampParts['
  * (the link itself, never what it points to) and replaced by a new directory. False when it
  * cannot be made safe (another user's directory, a read-only state directory): no cache then.
  */
-function safeCacheDir(dir: string, uid: number | undefined): boolean {
+function safeCacheDir(dir: string, uid: number | undefined, shared = false): boolean {
+  const mode = shared ? 0o755 : 0o700;
   try {
     let problem = dirProblem(dir, uid);
     if (problem === 'the cache directory is a symbolic link' || problem === 'the cache directory is not a directory') {
@@ -283,12 +302,13 @@ function safeCacheDir(dir: string, uid: number | undefined): boolean {
       problem = 'absent';
     }
     if (problem === 'absent') {
-      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
-      fs.mkdirSync(dir, { mode: 0o700 });
+      fs.mkdirSync(path.dirname(dir), { recursive: true, mode });
+      fs.mkdirSync(dir, { mode });
       problem = dirProblem(dir, uid);
     }
     if (problem !== null) return false;
-    if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+    const now = fs.statSync(dir).mode & 0o777;
+    if (shared ? now !== mode : (now & 0o077) !== 0) fs.chmodSync(dir, mode);
     return true;
   } catch {
     return false;
@@ -301,10 +321,10 @@ function safeCacheDir(dir: string, uid: number | undefined): boolean {
  * through a link), and the rename replaces whatever is at `file` (a symlink included) by the new
  * file, never writing through it.
  */
-function writeCache(dir: string, file: string, text: string, uid: number | undefined): void {
-  if (!safeCacheDir(dir, uid)) return;
+function writeCache(dir: string, file: string, text: string, uid: number | undefined, shared: boolean): void {
+  if (!safeCacheDir(dir, uid, shared)) return;
   try {
-    writeFileAtomic(file, text, { mode: 0o600 });
+    writeFileAtomic(file, text, { mode: shared ? 0o644 : 0o600 });
   } catch {
     /* no cache this time: the next hook compiles again */
     return;
@@ -407,6 +427,14 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: PackCompiler): PolicyR
   } else if (problems.length > before) {
     // There but unreadable: the strict reading, never the defaults.
     config = withStrictReading(unparsableConfig(), problems.slice(before), configFile).config;
+  }
+  if (opts.person !== undefined) {
+    const personText = readText(opts.person.configFile, problems, true);
+    if (personText !== null) {
+      const parsed = parseConfig(personText, opts.person.configFile);
+      config = mergeSystemOverUser(config, parsed.config);
+      problems.push(...parsed.problems);
+    }
   }
   if (opts.tier) config = { ...config, tier: opts.tier };
 

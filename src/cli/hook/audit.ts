@@ -7,6 +7,7 @@
 import type { AuditEvent } from '../../audit/record.ts';
 import { isRecorded, recordedByDefault, recordsEveryDecision, type AuditSetting } from '../../audit/defaults.ts';
 import type { CliIO } from '../io.ts';
+import { processUid, systemMode } from '../process-paths.ts';
 import type { DriverDeps, HookResult } from './result.ts';
 
 /** What the audit stage needs besides the result. */
@@ -73,6 +74,9 @@ export function isDoctorSelfTest(result: HookResult, env: CliIO['env']): boolean
 export async function auditHook(result: HookResult, ctx: AuditContext): Promise<void> {
   if (isDoctorSelfTest(result, ctx.io.env)) return;
   const byDefault = recordedByDefault(result.output, result.allowOnce !== undefined);
+  // The locked-down install: blocks and grants used also go to the system log, which the
+  // person cannot rewrite (system-log.ts), beside the person's own audit log.
+  if (byDefault && systemMode()) await systemLog(result);
   const setting = await auditSetting(result, byDefault, ctx);
   if (!isRecorded(setting, byDefault)) return;
   // Imported only now: the audit code (redaction tables included) stays off a default hook's path.
@@ -84,4 +88,23 @@ export async function auditHook(result: HookResult, ctx: AuditContext): Promise<
   } catch (e) {
     ctx.warn(`warning: audit record not written: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/** The locked-down install's line in the system journal or syslog for a block, a bypass or a grant used. */
+async function systemLog(result: HookResult): Promise<void> {
+  const { syslogText, toSyslog } = await import('../system-log.ts');
+  const o = result.output;
+  const text = syslogText({
+    uid: processUid(),
+    harness: result.adapter.name,
+    decision: o.decision,
+    was: result.allowOnce?.was,
+    grant: result.allowOnce?.ids.join(','),
+    rule: o.rule,
+    bypass: o.bypass ? 'yes' : undefined,
+    error: o.error?.code,
+    command: result.input?.shell?.command ?? result.input?.tool?.name,
+    cwd: result.input?.shell?.cwd,
+  });
+  toSyslog(text, o.decision === 'allow' ? 'auth.notice' : 'auth.warning');
 }
