@@ -211,12 +211,12 @@ describe('scripts/setup.sh', () => {
     fs.writeFileSync(`${tarball}.sha256`, `${sha(tarball, 'hex')}  ${path.basename(tarball)}\n`);
     const plain = setup('update', '--from', tarball);
     expect(plain.status).toBe(0);
-    expect(buckler('pack', 'list').stdout).toMatch(/^acme 1\.0\.0 /);
+    expect(buckler("pack", "list").stdout).toMatch(/^acme 1\.0\.0 /m);
     const r = setup('update', '--from', tarball, '--with-packs');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('installed bundle acme 1.1.0');
-    expect(buckler('pack', 'list').stdout).toMatch(/^acme 1\.1\.0 /);
+    expect(buckler("pack", "list").stdout).toMatch(/^acme 1\.1\.0 /m);
     expect(buckler('check', 'terraform destroy').status).toBe(1);
     expect(buckler('pack', 'remove', 'acme').status).toBe(0);
     fs.rmSync(configFile);
