@@ -106,15 +106,15 @@ describe('buckler test sees project rules', () => {
 
   it('a case’s cwd or project selects the project whose rules load; elsewhere none load', () => {
     const other = path.join(root, 'other');
-    makeProject(other, `pack: other\nrules:\n  - id: no-npm-publish\n    trigger: [pre_shell_exec]\n    match: { shell_segments: [{ program: npm, subcommand: publish }] }\n    action: ask\n`);
+    makeProject(other, `pack: other\nrules:\n  - id: no-acme-ship\n    trigger: [pre_shell_exec]\n    match: { shell_segments: [{ program: acmectl, subcommand: ship }] }\n    action: ask\n`);
     const plain = path.join(root, 'plain');
     fs.mkdirSync(plain);
     const cases = `cases:
-  - command: npm publish
+  - command: acmectl ship
     cwd: ${path.join(other, 'src')}
     project: ${other}
     decision: ask
-    rule: other/no-npm-publish
+    rule: other/no-acme-ship
   - command: make deploy-prod
     project: ${other}
     decision: allow
@@ -126,9 +126,9 @@ describe('buckler test sees project rules', () => {
     decision: allow
   - name: an event stands where it says
     driver: cursor
-    event: { hook_event_name: beforeShellExecution, conversation_id: c, generation_id: g, command: npm publish, cwd: ${other}, workspace_roots: [${other}] }
+    event: { hook_event_name: beforeShellExecution, conversation_id: c, generation_id: g, command: acmectl ship, cwd: ${other}, workspace_roots: [${other}] }
     decision: ask
-    rule: other/no-npm-publish
+    rule: other/no-acme-ship
 `;
     // Run outside any project with rules: cases without a place stand in the fixed, empty one.
     fs.mkdirSync(path.join(env.HOME as string, 'suite'));
@@ -137,7 +137,7 @@ describe('buckler test sees project rules', () => {
     expect(r.stdout + r.stderr).toContain('ok: 5 cases, 0 failed');
     expect(r.status).toBe(0);
     // --project DIR: cases that do not say stand there.
-    fs.writeFileSync(path.join(plain, 'c.yaml'), 'cases:\n  - command: npm publish\n    decision: ask\n');
+    fs.writeFileSync(path.join(plain, 'c.yaml'), 'cases:\n  - command: acmectl ship\n    decision: ask\n');
     expect(cli(['test', '--project', other, 'c.yaml'], plain).status).toBe(0);
     expect(cli(['test', 'c.yaml'], plain).status).toBe(1);
   });
