@@ -13,7 +13,7 @@ beforeAll(() => {
   fs.mkdirSync(path.join(home, 'repo', 'policy'), { recursive: true });
   fs.writeFileSync(
     path.join(home, 'repo', 'policy', 'team.yaml'),
-    'pack: team\nrules:\n  - id: freeze\n    trigger: pre_shell_exec\n    match: { shell_segments: [{ program: npm, subcommand: publish }], env: { RELEASE_FREEZE: "1" } }\n    action: deny\n',
+    'pack: team\nrules:\n  - id: freeze\n    trigger: pre_shell_exec\n    match: { shell_segments: [{ program: npm, subcommand: version }], env: { RELEASE_FREEZE: "1" } }\n    action: deny\n',
   );
 });
 
@@ -35,11 +35,11 @@ const PASSING = `cases:
     decision: deny
     rule: agent-git/no-reset-hard
   - name: publishing during a freeze
-    command: npm publish
+    command: npm version patch
     env: { RELEASE_FREEZE: "1" }
     decision: deny
     rule: team/freeze
-  - command: npm publish
+  - command: npm version patch
     decision: allow
   - name: a Claude Code event
     driver: claude-code
