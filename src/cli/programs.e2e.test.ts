@@ -159,7 +159,7 @@ describe('a pack teaches a wrapper and a runner of shell text (built CLI)', () =
     ["MYTOOL_HOOK='git push -f' mytool build", 'deny', 'agent-git/no-force-push'],
     ["MYTOOL_HOOK='deploy prod' mywrap -q mytool", 'deny', 'local-tools/no-deploy'],
     // A script written earlier on the line is not read (it may not be what is on disk): its guarded words ask.
-    ["printf 'git push -f\\n' > rc.sh; MYTOOL_RC=rc.sh mytool", 'ask', 'agent-git/guarded-words'],
+    ["printf 'git push -f\\n' > rc.sh; MYTOOL_RC=rc.sh mytool", 'ask', 'agent-tamper/unreadable-script'], // a script the line wrote is not seen through: it asks, naming the file,
     ["MYTOOL_HOOK='make test' mytool build", 'allow', null],
     ['mywrap -q git status', 'allow', null],
     ["myrun -e 'git status'", 'allow', null],
