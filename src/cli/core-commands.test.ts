@@ -285,8 +285,9 @@ describe('buckler validate', () => {
   it('checks config.toml too', async () => {
     fs.writeFileSync(path.join(env.BUCKLER_CONFIG_HOME!, 'config.toml'), '[core]\ntier = "max"\n');
     const io = fakeIO({ env });
-    expect(await validate([], io)).toBe(0);
-    expect(io.stdout).toMatch(/warning: .*config\.toml: core\.tier must be "baseline" or "strict", not "max"; using "baseline"/);
+    // An invalid value is read the strict way, and validate says so with the line (exit 1).
+    expect(await validate([], io)).toBe(1);
+    expect(io.stdout + io.stderr).toMatch(/config\.toml:2: core\.tier must be "baseline" or "strict", not "max"; read as "strict"/);
   });
 
   it('bad arguments exit 2; --help exits 0', async () => {
