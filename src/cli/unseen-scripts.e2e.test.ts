@@ -67,7 +67,7 @@ const cases: Array<[string, string, string | null]> = [
   ["awk 'BEGIN { print \"git push -f\" | \"sh\" }'", 'ask', GUARD],
   ["awk 'BEGIN { print \"x\" | \"sort\" }'", 'allow', null],
   // agent-tamper's guarded words: Buckler's own commands through a program known only at run time.
-  ['B=$(command -v buckler); $B hooks strip --harness cursor', 'ask', 'agent-tamper/guarded-words'],
+  ['B=$(command -v buckler); $B hooks strip --harness cursor', 'ask', 'agent-tamper/buckler-at-run-time'], // a run-time program whose first argument is a state-changing command
   ['bash -c "$Y" _ pack install team.bundle', 'ask', 'agent-tamper/guarded-words'],
   ['$B hooks status', 'allow', null],
   // A file a shell reads first because a variable names it (bash's BASH_ENV).
