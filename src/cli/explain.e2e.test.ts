@@ -113,7 +113,7 @@ describe('buckler explain (built bundle)', () => {
         '  - id: no-auto-approve',
         '    trigger: pre_shell_exec',
         '    action: ask',
-        '    match: { shell_segments: [{ program: terraform, subcommand: destroy, flags_any: [-auto-approve] }] }',
+        '    match: { shell_segments: [{ program: acmectl, subcommand: destroy, flags_any: [-auto-approve] }] }',
         '  - id: blocky',
         '    trigger: pre_shell_exec',
         '    action: block',
@@ -123,7 +123,7 @@ describe('buckler explain (built bundle)', () => {
     const r = buckler(['validate', '--rules-dir', dir]);
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^error: more-rules\/infra\.yaml:9 rule infra\/blocky: "action" must be one of allow, ask, deny, nudge \(got "block"; to block, use deny\); the rule is not loaded$/m);
-    expect(r.stdout).toMatch(/^warning: more-rules\/infra\.yaml:6 rule infra\/no-auto-approve: flags_any entry "-auto-approve" can never match: terraform destroy reads it as the options -a -u -t .*single_dash_long: true, inherit_options: true.*words_any: \["-auto-approve"\]$/m);
+    expect(r.stdout).toMatch(/^warning: more-rules\/infra\.yaml:6 rule infra\/no-auto-approve: flags_any entry "-auto-approve" can never match: acmectl destroy reads it as the options -a -u -t .*single_dash_long: true, inherit_options: true.*words_any: \["-auto-approve"\]$/m);
   });
 
   it('errors are one line, exit 2', () => {
