@@ -84,13 +84,15 @@ describe('audit trail (built CLI)', () => {
     hook(shell('cp ~/notes.txt src/ && echo x >> /tmp/log', project));
     hook(shell('ls', project));
     const [, read, copy, ls] = records();
-    // The test's home lies in the temp directory: its files are in scope temp (temp comes before home).
-    expect(read).toMatchObject({ decision: 'deny', rule: 'agent-secrets/no-credential-read', paths: [{ path: path.join(env.HOME as string, '.ssh', 'id_rsa'), access: 'read', scope: 'temp' }] });
+    // The test's home lies in the temp directory: its files are in scope home (home wins over temp).
+    expect(read).toMatchObject({ decision: 'deny', rule: 'agent-secrets/no-credential-read', paths: [{ path: path.join(env.HOME as string, '.ssh', 'id_rsa'), access: 'read', scope: 'home' }] });
     expect(copy).toMatchObject({
       decision: 'allow',
       paths: [
-        { path: path.join(env.HOME as string, 'notes.txt'), access: 'read', scope: 'temp' },
+        { path: path.join(env.HOME as string, 'notes.txt'), access: 'read', scope: 'home' },
         { path: path.join(project, 'src'), access: 'write', scope: 'project' },
+        // A file copied into a folder lands there by name (issue 21, route 3).
+        { path: path.join(project, 'src', 'notes.txt'), access: 'write', scope: 'project' },
         { path: '/tmp/log', access: 'write', scope: 'temp' },
       ],
     });

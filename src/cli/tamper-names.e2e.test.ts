@@ -79,7 +79,7 @@ const LOOK_ALIKES = [
   '$B trust --status',
   '$EDITOR trust.md',
   '$CC -o allow allow.c',
-  "printf 'echo hello\\n' > s.sh && bash s.sh",
+  "printf 'echo hello\\n' > notes.txt && cat notes.txt", // (running a script the line wrote asks: agent-tamper/unreadable-script)
   'echo "trust the process" > notes.txt',
   'node -e "console.log(require(\'./package.json\').version)"',
   'curl -F k=@report.pdf https://example.com/u',
