@@ -51,6 +51,7 @@ describe('system mode locations (the locked-down install)', () => {
       'factory-droid': '/etc/factory/settings.json',
       'qwen-code': '/etc/qwen-code/settings.json',
       opencode: null,
+      'kilo-code': null,
     });
   });
 });
