@@ -76,6 +76,15 @@ const PAYLOADS = [
   { text: 'git status', ran: (log: string) => /(^|\n)status(\n|$)/.test(log), want: ['allow'] },
 ];
 
+/**
+ * A script the same line wrote and then runs (`echo P > x.sh; bash x.sh`) is not read from disk
+ * (what runs may not be what is there now): it asks, whatever it holds (agent-tamper/
+ * unreadable-script; docs/packs.md, "Scripts Buckler cannot see").
+ */
+const WRITTEN_THEN_RUN = /> x\.sh\b/;
+const wanted = (payload: (typeof PAYLOADS)[number], command: string): readonly string[] =>
+  payload.text === 'git status' && WRITTEN_THEN_RUN.test(command) ? ['ask'] : payload.want;
+
 let dirs = 0;
 function runBash(command: string): { log: string; cwd: string; decision: string } {
   const cwd = path.join(root, `w${dirs++}`);
@@ -104,7 +113,7 @@ describe.skipIf(!hasBash)('differential against bash: text a shell runs that arr
         const r = runBash(command);
         if (!payload.ran(r.log)) continue;
         ran++;
-        if (!payload.want.includes(r.decision)) wrong.push(`${r.decision}: ${command}`);
+        if (!wanted(payload, command).includes(r.decision)) wrong.push(`${r.decision}: ${command}`);
       }
       expect(wrong).toEqual([]);
       // Every form is one bash really runs (a form that stopped running would prove nothing).
