@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The million-input fuzz of the analysis (issue 14): inputs are mutations of the shell corpus
-// (/work/shared/corpus/shell-snippets.json when present, and every string of
+// (../shared/corpus/shell-snippets.json beside the repository when present, and every string of
 // src/shell/testdata/*.json) and of generated lines (src/cli/differential-gen.testing.ts), each
 // decided in process by `evaluate` with the default packs (baseline, pre_shell_exec).
 //  - crash: `evaluate` threw (it turns a ShellParseError into a fail-closed deny, so anything
@@ -28,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { cliDecisions, loadFuzzModules, report, runDifferential } from './fuzz-differential.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const SHARED_CORPUS = '/work/shared/corpus/shell-snippets.json';
+const SHARED_CORPUS = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'shared', 'corpus', 'shell-snippets.json');
 const MAX_BYTES = 64 * 1024;
 
 const argValue = (name, dflt) => {

@@ -106,7 +106,7 @@ export interface Target {
   rule: string;
 }
 
-/** Denied commands from docs/packs.md and /work/shared/spec/default-packs.md, beyond the packs' examples. */
+/** Denied commands from docs/packs.md and the default-packs spec, beyond the packs' examples. */
 const SPEC_TARGETS: ReadonlyArray<[string, Tier]> = [
   ['git push --force origin main', 'baseline'],
   ['git commit -m x', 'baseline'],
