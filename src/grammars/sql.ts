@@ -1,6 +1,6 @@
 /**
- * SQL text, read into statements: which of them drop or empty data. Pure and bounded (no I/O,
- * no imports): the text a database client is given (`psql -c TEXT`, `mysql -e TEXT`,
+ * SQL text, read into statements: which of them drop or empty data. Pure and bounded (no I/O;
+ * only the UTF-8 length helper): the text a database client is given (`psql -c TEXT`, `mysql -e TEXT`,
  * `sqlite3 DB TEXT`, a here-document) is split into statements at `;` outside strings,
  * quoted identifiers, dollar quotes and comments, and each statement's leading keywords are
  * classified. What is inside a string or a comment is never a statement (`SELECT 'DROP TABLE
@@ -18,6 +18,7 @@
  * per warm read of the same 1 KB (0.12-0.15 ms after switching to char codes) (sql.test.ts checks a loose bound). Only the reader fits the
  * hook's budget; it needs to know where statements end and their first keywords, no more.
  */
+import { utf8Length } from './utf8.ts';
 
 /** The destructive kinds, in the order docs list them (pack `sql:` values). */
 export const SQL_KINDS = ['drop_database', 'drop_schema', 'drop_table', 'truncate', 'delete_all', 'update_all'] as const;
@@ -62,19 +63,6 @@ export function readSql(text: string): SqlReading {
   return { ok: true, statements, destructive };
 }
 
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
 
 function isWordChar(c: string): boolean {
   const k = c.charCodeAt(0);
