@@ -30,9 +30,11 @@ import vm from 'node:vm';
 import { writeFileAtomic } from '../files/atomic.ts';
 
 interface MainModule {
-  start(): void;
-  /** Asked at exit: which parts of the hook path this run went through, one bit each; 0: none worth keeping. */
-  codeCacheWanted(): number;
+  /**
+   * Runs the command line; `done` hears how it ended. For a hook, `codeCache` says which parts of
+   * the hook path the run went through, one bit each (0: none worth keeping in a code cache).
+   */
+  start(done?: (outcome: { codeCache: number }) => void): void;
 }
 
 /** The cache file: this marker byte, the parts its code covers (uint32, little-endian), then V8's data. */
@@ -76,7 +78,7 @@ function writeCache(script: vm.Script, parts: number): void {
   }
 }
 
-function load(): MainModule {
+function load(): void {
   // 'utf8' on purpose: Node reads and decodes it in one native call ('latin1' measured slower).
   const source = fs.readFileSync(bundle, 'utf8');
   const cached = readCache();
@@ -88,19 +90,23 @@ function load(): MainModule {
   const run = script.runInThisContext() as (...a: unknown[]) => void;
   run.call(mod.exports, mod.exports, require, mod, bundle, dir);
   const main = mod.exports as unknown as MainModule;
-  if (isHookRun(process.argv.slice(2))) {
-    const had = cachedData === undefined || script.cachedDataRejected === true ? 0 : (cached?.parts ?? 0);
-    // After the run, so the cache also holds the functions this hook compiled lazily.
-    process.once('exit', () => {
-      const parts = main.codeCacheWanted();
-      if (parts !== 0 && (parts & ~had) !== 0) writeCache(script, parts | had);
-    });
+  if (!isHookRun(process.argv.slice(2))) {
+    main.start();
+    return;
   }
-  return main;
+  const had = cachedData === undefined || script.cachedDataRejected === true ? 0 : (cached?.parts ?? 0);
+  let parts = 0;
+  // After the run, so the cache also holds the functions this hook compiled lazily.
+  process.once('exit', () => {
+    if (parts !== 0 && (parts & ~had) !== 0) writeCache(script, parts | had);
+  });
+  main.start((outcome) => {
+    parts = outcome.codeCache;
+  });
 }
 
 try {
-  load().start();
+  load();
 } catch (e) {
   // Exit 2 blocks the action in every supported harness: a Buckler that cannot start fails closed.
   fs.writeSync(2, `buckler: cannot start ${bundle}: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -42,53 +42,42 @@ export const LOADERS: Record<ModuleCommand, () => Promise<{ run: CommandRun }>> 
   help: () => import('./help.ts'),
 };
 
-/** Set by a hook run that gave up at its deadline with a read still pending (see start()). */
-let abandonedHook = false;
-
-/** Set by a hook run (see start()). */
-let hookRun = false;
-
-/** Which parts of the hook path this hook run went through (`codeCacheWanted`); 0: none worth keeping. */
-let hookCode = 0;
-
-/**
- * Which parts of the hook path a V8 code cache made after this run would hold, one bit each
- * (src/cli/driver.ts, `CODE`); 0 when the loader should not keep a cache of this run (any other
- * command, the pack compiler of a first hook after an install, a failure). The loader keeps one
- * cache holding every part the hooks on this machine have used (src/cli/loader.ts).
- */
-export function codeCacheWanted(): number {
-  return hookCode;
+/** How a command line ended: its exit code, and for a hook, what the loader's code cache wants. */
+export interface Outcome {
+  exitCode: number;
+  /** A hook run: which parts of the hook path it went through (`CODE` in src/cli/driver.ts), 0 for none worth keeping. */
+  hook?: { codeCache: number };
 }
 
 export async function main(argv: string[], given: CliIO): Promise<number> {
+  return (await dispatch(argv, given)).exitCode;
+}
+
+async function dispatch(argv: string[], given: CliIO): Promise<Outcome> {
   // The locked-down install: no BUCKLER_* / XDG_* variable or operator bypass counts (paths.ts).
   const io = systemMode() ? { ...given, env: systemEnv(given.env) } : given;
   const first = argv[0];
   if (first === undefined || first.startsWith('--driver') || first.startsWith('--event')) {
-    hookRun = true;
     const { runDriver } = await import('./driver.ts');
     const run = await runDriver(argv, io);
-    hookCode = run.code;
-    abandonedHook = run.abandoned;
-    return run.exitCode;
+    return { exitCode: run.exitCode, hook: { codeCache: run.code } };
   }
   if (first === '--version' || first === '-V' || first === '-v' || first === 'version') {
     io.out(`${VERSION}\n`);
-    return 0;
+    return { exitCode: 0 };
   }
   if (first === '--help' || first === '-h') {
     const { helpText } = (await LOADERS.help()) as unknown as typeof import('./help.ts');
     io.out(helpText());
-    return 0;
+    return { exitCode: 0 };
   }
   const load = Object.hasOwn(LOADERS, first) ? LOADERS[first as ModuleCommand] : undefined;
   if (!load) {
     io.err(`buckler: unknown command '${first}'. Run 'buckler --help'.\n`);
-    return 2;
+    return { exitCode: 2 };
   }
   const mod = await load();
-  return mod.run(argv.slice(1), io);
+  return { exitCode: await mod.run(argv.slice(1), io) };
 }
 
 /** Last line of defence: no stack trace ever reaches a harness or a terminal. */
@@ -102,14 +91,19 @@ function fatal(e: unknown): void {
   process.exitCode = 2;
 }
 
-/** Runs the command line of this process. Called by dist/buckler.cjs (src/cli/loader.ts). */
-export function start(): void {
-  main(process.argv.slice(2), processIO()).then((code) => {
+/**
+ * Runs the command line of this process; `done` hears how it ended (the loader keeps a hook's
+ * code-cache parts from it). Called by dist/buckler.cjs (src/cli/loader.ts).
+ */
+export function start(done?: (outcome: { codeCache: number }) => void): void {
+  dispatch(process.argv.slice(2), processIO()).then((outcome) => {
+    const code = outcome.exitCode;
     process.exitCode = code;
+    done?.({ codeCache: outcome.hook?.codeCache ?? 0 });
     // A hook's reply is out (written synchronously, as is the audit record): exit now. A stdin
     // read the harness never ends would keep the process alive, and the harness waiting, until
     // its own timeout; and a natural exit also waits for V8's background tasks and tears the
     // heap down, which a hook process has no use for (docs/performance.md).
-    if (hookRun || abandonedHook) process.exit(code);
+    if (outcome.hook !== undefined) process.exit(code);
   }, fatal);
 }
