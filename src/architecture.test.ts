@@ -6,8 +6,8 @@
  * (grammars holds program knowledge as data and the one reader; the shell analysis reads
  * programs with it to find what they run), plus three leaves anything with I/O may use: paths.ts
  * (the one resolver), harnesses/ (one data record per harness, pure; paths.ts reads it) and
- * files/ (the one atomic write and the one lock file; the lock alone may ask `process` for its
- * pid and whether a pid is alive).
+ * files/ (the one atomic write, the one lock file, the lazy require of js-yaml and smol-toml;
+ * the lock alone may ask `process` for its pid and whether a pid is alive).
  *
  * Imports are read with regular expressions (static, dynamic, re-exports, require). The core and
  * what it builds on stay pure: no Node modules, no packages, no process, no clock, no randomness.
@@ -64,8 +64,6 @@ const PACKS_IO: Record<string, readonly string[]> = {
   // The project pack source (docs/project-rules.md): its listing on the hook path, its loader.
   'packs/project-rules.ts': ['fs'],
   'packs/project-load.ts': ['fs'],
-  'packs/yaml.ts': ['module'],
-  'packs/config.ts': ['module'],
 };
 
 function walk(dir: string): string[] {

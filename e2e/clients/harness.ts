@@ -201,6 +201,28 @@ export const FACTORY_DROID: HarnessRun = {
 };
 
 /**
+ * The person's settings of OpenCode and its forks: a custom OpenAI-compatible provider pointing at
+ * the fake model, in `dir/file` (plus `extra` top-level keys). At start these clients run
+ * `npm install` of their plugin package in each config folder whose node_modules or lock file
+ * lacks it (OpenCode's Npm.install, "background dependency install"): the registry, and seconds
+ * of waiting. Said to be present (`dep`), it is skipped; Buckler's plugin imports nothing but
+ * node:child_process.
+ */
+function opencodeStyleConfig(dir: string, file: string, url: string, extra: Record<string, unknown>, dep: Record<string, string>): void {
+  fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  const provider = {
+    npm: '@ai-sdk/openai-compatible',
+    name: 'Fake',
+    options: { baseURL: `${url}/v1`, apiKey: 'fake' },
+    models: { 'fake-model': { name: 'Fake', tool_call: true } },
+  };
+  const config = { ...extra, autoupdate: false, share: 'disabled', model: 'fake/fake-model', provider: { fake: provider } };
+  fs.writeFileSync(path.join(dir, file), `${JSON.stringify(config, null, 2)}\n`);
+  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ dependencies: dep })}\n`);
+  fs.writeFileSync(path.join(dir, 'package-lock.json'), `${JSON.stringify({ packages: { '': { dependencies: dep } } })}\n`);
+}
+
+/**
  * OpenCode 1.18.33: no command hooks; `buckler hooks merge --harness opencode` writes Buckler's
  * plugin into `~/.config/opencode/plugins/`. The person's settings: a custom OpenAI-compatible
  * provider in `~/.config/opencode/opencode.json`. `opencode run` asks no approval for `bash`
@@ -214,26 +236,10 @@ export const OPENCODE: HarnessRun = {
   read: (filePath) => ({ name: 'read', input: { filePath } }),
   write: (filePath, content) => ({ name: 'write', input: { filePath, content } }),
   prepare(sb, url) {
-    const dir = path.join(sb.home, '.config', 'opencode');
-    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-    const provider = {
-      npm: '@ai-sdk/openai-compatible',
-      name: 'Fake',
-      options: { baseURL: `${url}/v1`, apiKey: 'fake' },
-      models: { 'fake-model': { name: 'Fake', tool_call: true } },
-    };
     // Its most permissive mode: no ask for paths outside the project either (an ask is
     // auto-rejected in `opencode run`, which ends the run), so Buckler's plugin alone decides.
     const permission = { external_directory: 'allow' };
-    const config = { $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled', model: 'fake/fake-model', provider: { fake: provider }, permission };
-    fs.writeFileSync(path.join(dir, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
-    // At start OpenCode runs `npm install @opencode-ai/plugin` in each config folder whose
-    // node_modules or lock file lacks it (Npm.install, "background dependency install"): the
-    // registry, and seconds of waiting. Said to be present, it is skipped; Buckler's plugin
-    // imports nothing but node:child_process.
-    const dep = { '@opencode-ai/plugin': '1.18.33' };
-    fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ dependencies: dep })}\n`);
-    fs.writeFileSync(path.join(dir, 'package-lock.json'), `${JSON.stringify({ packages: { '': { dependencies: dep } } })}\n`);
+    opencodeStyleConfig(path.join(sb.home, '.config', 'opencode'), 'opencode.json', url, { $schema: 'https://opencode.ai/config.json', permission }, { '@opencode-ai/plugin': '1.18.33' });
   },
   hooksFile: (sb) => path.join(sb.home, '.config', 'opencode', 'plugins', 'buckler.js'),
   argv: (bin) => [bin, ['run', '-m', 'fake/fake-model', PROMPT]],
@@ -254,22 +260,7 @@ export const KILO_CODE: HarnessRun = {
   read: (filePath) => ({ name: 'read', input: { filePath } }),
   write: (filePath, content) => ({ name: 'write', input: { filePath, content } }),
   prepare(sb, url) {
-    const dir = path.join(sb.home, '.config', 'kilo');
-    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-    const provider = {
-      npm: '@ai-sdk/openai-compatible',
-      name: 'Fake',
-      options: { baseURL: `${url}/v1`, apiKey: 'fake' },
-      models: { 'fake-model': { name: 'Fake', tool_call: true } },
-    };
-    const config = { autoupdate: false, share: 'disabled', model: 'fake/fake-model', provider: { fake: provider } };
-    fs.writeFileSync(path.join(dir, 'kilo.json'), `${JSON.stringify(config, null, 2)}\n`);
-    // As OpenCode: at start Kilo runs `npm install @kilocode/plugin` in each config folder whose
-    // node_modules or lock file lacks it; said to be present, it is skipped (Buckler's plugin
-    // imports nothing but node:child_process).
-    const dep = { '@kilocode/plugin': '7.7.9' };
-    fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ dependencies: dep })}\n`);
-    fs.writeFileSync(path.join(dir, 'package-lock.json'), `${JSON.stringify({ packages: { '': { dependencies: dep } } })}\n`);
+    opencodeStyleConfig(path.join(sb.home, '.config', 'kilo'), 'kilo.json', url, {}, { '@kilocode/plugin': '7.7.9' });
   },
   hooksFile: (sb) => path.join(sb.home, '.config', 'kilo', 'plugins', 'buckler.js'),
   // Its Bun binary took minutes to reach the model on a loaded 2-core machine.

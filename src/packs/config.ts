@@ -6,8 +6,8 @@
  * (`validate` fails) and sets `strict_reading`, the note every block message ends with.
  * smol-toml is `require()`d lazily, like js-yaml.
  */
-import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
+import { lazyRequire } from '../files/lazy-require.ts';
 import { TIERS, type Tier } from '../core/policy.ts';
 import { trustedKeyOf } from './bundle.ts';
 import type { Problem } from './problems.ts';
@@ -35,14 +35,7 @@ export interface BucklerConfig {
 
 export const DEFAULT_CONFIG: Readonly<BucklerConfig> = Object.freeze({ tier: 'baseline', audit_log: null, packs: {} });
 
-let toml: typeof SmolToml | undefined;
-function smolToml(): typeof SmolToml {
-  if (!toml) {
-    const req = typeof require === 'function' ? require : createRequire(import.meta.url);
-    toml = req('smol-toml') as typeof SmolToml;
-  }
-  return toml;
-}
+const smolToml = lazyRequire<typeof SmolToml>('smol-toml');
 
 const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

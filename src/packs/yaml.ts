@@ -3,19 +3,11 @@
  * js-yaml is `require()`d lazily: it is external to the bundle and only needed when packs are
  * (re)compiled, never on a warm hook path.
  */
-import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
+import { lazyRequire } from '../files/lazy-require.ts';
 import type { LineMap } from './problems.ts';
 
-let yaml: typeof JsYaml | undefined;
-
-function jsYaml(): typeof JsYaml {
-  if (!yaml) {
-    const req = typeof require === 'function' ? require : createRequire(import.meta.url);
-    yaml = req('js-yaml') as typeof JsYaml;
-  }
-  return yaml;
-}
+const jsYaml = lazyRequire<typeof JsYaml>('js-yaml');
 
 export class YamlSyntaxError extends Error {
   constructor(

@@ -5,19 +5,12 @@
  * changed, or nothing is written (InstallerError 'malformed': a layout this editor does not
  * handle, such as an inline `hooks.state = {…}`).
  */
-import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
+import { lazyRequire } from '../../files/lazy-require.ts';
 import { InstallerError } from '../errors.ts';
 import { isObject, type JsonObject } from '../json-text.ts';
 
-let toml: typeof SmolToml | undefined;
-function smolToml(): typeof SmolToml {
-  if (!toml) {
-    const req = typeof require === 'function' ? require : createRequire(import.meta.url);
-    toml = req('smol-toml') as typeof SmolToml;
-  }
-  return toml;
-}
+const smolToml = lazyRequire<typeof SmolToml>('smol-toml');
 
 /** One trust table: its fields (`trusted_hash`, `enabled`, …). */
 export type StateTable = Record<string, string | boolean | number>;
