@@ -83,11 +83,11 @@ export function producersOf(entries: readonly DownloadEntry[], abs: string, st?:
  * `withPaths` decides the input again listing each command's paths (only for lines that may
  * download). Never throws: a store that cannot be written changes no decision.
  */
-export function noteDownloads(input: PolicyInput, output: PolicyOutput, withPaths: () => PolicyOutput, stateHome: string, now = Date.now()): void {
+export function noteDownloads(input: PolicyInput, output: PolicyOutput, withPaths: () => PolicyOutput, stateHome: () => string, now = Date.now()): void {
   try {
     const text = input.shell?.command;
     if (text === undefined || !MAY_PRODUCE.test(text)) return;
-    const file = downloadsFile(stateHome);
+    const file = downloadsFile(stateHome());
     if (input.trigger === 'pre_shell_exec' || input.trigger === 'pre_shell_tool') {
       if (output.decision === 'deny') return;
       const found = produced(withPaths(), now, input.shell?.cwd ?? process.cwd());

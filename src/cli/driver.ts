@@ -66,7 +66,7 @@ function processDeps(trace: CodeTrace, env: HookEnv): DriverDeps {
     evaluate: (input, policy, options) => {
       const opts = { ...readers(input, trace, env), ...options };
       const out = evaluate(input, policy, opts);
-      noteDownloads(input, out, () => (options?.paths === true ? out : evaluate(input, policy, { ...opts, paths: true })), processPaths(env).stateHome);
+      noteDownloads(input, out, () => (options?.paths === true ? out : evaluate(input, policy, { ...opts, paths: true })), () => processPaths(env).stateHome);
       return out;
     },
   };
