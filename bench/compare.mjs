@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A/B of Buckler's own time in a warm hook between builds (docs/performance.md):
 //
-//   node bench/compare.mjs [RUNS] DIST_A DIST_B …      (each a built dist/ directory)
+//   node bench/compare.mjs [--only REGEX] [RUNS] DIST_A DIST_B …   (each a built dist/ directory)
 //
 // For each build: a temporary home of its own, its V8 code cache removed, then every hook of the
 // benchmark (bench/payloads.mjs) three times in the benchmark's order, as `npm run bench` warms
@@ -20,9 +20,12 @@ import { fileURLToPath } from 'node:url';
 import { hookPayloads } from './payloads.mjs';
 
 const args = process.argv.slice(2);
+// --only REGEX: just the payloads whose name matches (a quicker A/B of the scenarios a change concerns).
+const onlyAt = args.indexOf('--only');
+const only = onlyAt < 0 ? null : new RegExp(args.splice(onlyAt, 2)[1] ?? '');
 const runs = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 30;
 if (args.length === 0) {
-  process.stderr.write('usage: node bench/compare.mjs [RUNS] DIST_A [DIST_B …]\n');
+  process.stderr.write('usage: node bench/compare.mjs [--only REGEX] [RUNS] DIST_A [DIST_B …]\n');
   process.exit(2);
 }
 const probe = path.join(path.dirname(fileURLToPath(import.meta.url)), 'span-probe.cjs');
@@ -38,7 +41,7 @@ const builds = args.map((d) => {
   for (const f of codeCaches(dist)) fs.rmSync(path.join(dist, f));
   return { dist, tmp, env, payloads: hookPayloads(tmp) };
 });
-const names = Object.keys(builds[0].payloads);
+const names = Object.keys(builds[0].payloads).filter((n) => only === null || only.test(n));
 
 const once = (b, name, measured) => {
   const [driver, payload] = b.payloads[name];

@@ -86,7 +86,12 @@ export function joinFor(platform: NodeJS.Platform, base: string, ...parts: strin
   // A loop, not a regular expression: compiling one cost each hook about 0.3 ms.
   let end = base.length;
   while (end > 0 && (base[end - 1] === '/' || (win && base[end - 1] === '\\'))) end--;
-  return [base.slice(0, end), ...parts].join(win ? '\\' : '/');
+  // Concatenated, not `[base, ...parts].join(sep)`: that array and the join cost about 0.4 KB a
+  // call, and the hook joins some 70 paths for its named locations (docs/performance.md).
+  const sep = win ? '\\' : '/';
+  let out = base.slice(0, end);
+  for (let i = 0; i < parts.length; i++) out += sep + parts[i];
+  return out;
 }
 
 /**
@@ -222,12 +227,12 @@ export function harnessHomeDir(harness: InstallableHarness, ctx: PathContext): s
  * path pattern: absolute, or relative for a project file (matched in any project). Null for a
  * file of another platform or a managed file the harness does not have.
  */
-export function harnessFileLocation(harness: InstallableHarness, f: HarnessFile, ctx: PathContext): string | null {
+export function harnessFileLocation(harness: InstallableHarness, f: HarnessFile, ctx: PathContext, home?: () => string): string | null {
   switch (f.base) {
     case 'home':
       return joinFor(ctx.platform, ctx.home, f.path);
     case 'harness_home':
-      return joinFor(ctx.platform, harnessHomeDir(harness, ctx), f.path);
+      return joinFor(ctx.platform, home === undefined ? harnessHomeDir(harness, ctx) : home(), f.path);
     case 'project':
       return f.path;
     case 'managed':
@@ -238,11 +243,13 @@ export function harnessFileLocation(harness: InstallableHarness, f: HarnessFile,
 }
 
 /** Every harness's protected files of one kind for this user, each once, in record order. */
-export function harnessFileLocations(kind: 'settings' | 'credentials' | 'trust', ctx: PathContext): string[] {
+export function harnessFileLocations(kind: 'settings' | 'credentials' | 'trust', ctx: PathContext, homes: Partial<Record<InstallableHarness, string>> = {}): string[] {
   const out: string[] = [];
   for (const name of HARNESS_LIST) {
+    // The harness's home directory, worked out once (most of its files are in it), on first need.
+    const home = (): string => (homes[name] ??= harnessHomeDir(name, ctx));
     for (const f of HARNESSES[name].files[kind] as readonly HarnessFile[]) {
-      const p = harnessFileLocation(name, f, ctx);
+      const p = harnessFileLocation(name, f, ctx, home);
       if (p !== null && !out.includes(p)) out.push(p);
     }
   }
@@ -266,14 +273,16 @@ export type LocationName = 'buckler_config' | 'buckler_state' | 'buckler_data' |
 export function namedLocations(ctx: PathContext): Record<LocationName, string[]> {
   const p = resolvePaths(ctx);
   const dirOf = (d: string): string[] => [d, joinFor(ctx.platform, d, '**')];
+  // Each harness's home directory, shared by the three kinds of files.
+  const homes: Partial<Record<InstallableHarness, string>> = {};
   return {
     buckler_config: dirOf(p.configHome),
     buckler_state: dirOf(p.stateHome),
     // The installed copy: versions, the `current` pointer, signed pack bundles, and the launcher.
     buckler_data: [...dirOf(p.dataHome), p.launcher],
-    harness_settings: harnessFileLocations('settings', ctx),
-    harness_credentials: harnessFileLocations('credentials', ctx),
-    harness_trust: harnessFileLocations('trust', ctx),
+    harness_settings: harnessFileLocations('settings', ctx, homes),
+    harness_credentials: harnessFileLocations('credentials', ctx, homes),
+    harness_trust: harnessFileLocations('trust', ctx, homes),
   };
 }
 

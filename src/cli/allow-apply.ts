@@ -4,6 +4,7 @@
  * use consumed); otherwise the person-facing message says what to run to allow it. Imported by
  * the hook only for a deny or an ask.
  */
+import fs from 'node:fs';
 import type { Decision, PolicyInput, PolicyOutput } from '../core/contract.ts';
 import { allowCommandText, blockingCommands, consume, storeFile } from './allow-once.ts';
 import { actsElsewhere } from './allow-where.ts';
@@ -34,11 +35,13 @@ export function applyAllowOnce(
   const argvs = blockingCommands(output, input);
   if (argvs === null) return { output };
   const project = inputProject(input, env);
-  // A grant applies where the command acts: not after a `cd` into another project, nor with
-  // `-C`, `--git-dir`, `--work-tree` or `GIT_DIR` naming another (allow-where.ts).
-  const elsewhere = actsElsewhere(input, argvs, project, processPathContext(env).home);
   try {
     const file = storeFile(processPaths(env).stateHome);
+    // The usual case, no store: nothing to match, and where the command acts is not worked out
+    // (a deny's cost on the hook path; docs/performance.md).
+    // A grant applies where the command acts: not after a `cd` into another project, nor with
+    // `-C`, `--git-dir`, `--work-tree` or `GIT_DIR` naming another (allow-where.ts).
+    const elsewhere = !fs.existsSync(file) || actsElsewhere(input, argvs, project, processPathContext(env).home);
     // The locked-down install: root's store, read only, bounded by time (system-grants.ts).
     const used = elsewhere ? null : systemMode() ? matchSystemGrants(file, input, project, argvs, Date.now()) : consume(file, processUid(), input, project, argvs, Date.now());
     if (used !== null) {

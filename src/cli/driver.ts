@@ -28,7 +28,8 @@
  */
 import type { NativeReply } from '../adapters/adapter.ts';
 import type { PolicyInput } from '../core/contract.ts';
-import { evaluate, type EvaluateOptions } from '../core/evaluate.ts';
+import { evaluate, judgedPaths, type EvaluateOptions } from '../core/evaluate.ts';
+import type { Judged } from '../core/messages.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
 import { gitAliasReader } from './git-config.ts';
 import { auditHook } from './hook/audit.ts';
@@ -55,6 +56,9 @@ export type { DriverDeps, HookResult } from './hook/result.ts';
  * the hook path its readers went through (for the code cache), `env` is what they read.
  */
 function processDeps(trace: CodeTrace, env: HookEnv): DriverDeps {
+  // What the last evaluation judged: the audit of a deny lists its paths from it (decidedPaths)
+  // instead of deciding the line once more.
+  let decided: readonly Judged[] | undefined;
   return {
     loadPolicy: (e, project) => loadRuntimePolicy(processPaths(e), project === undefined ? policyOptions(e) : { ...policyOptions(e), project }),
     // A script the command runs (`bash ./deploy.sh`) is read and analysed too, as in `check`:
@@ -64,11 +68,12 @@ function processDeps(trace: CodeTrace, env: HookEnv): DriverDeps {
     // Files a line downloads or decodes are recorded, so running them in a later call is judged
     // as on one line (download-store.ts; issue 21, route 9).
     evaluate: (input, policy, options) => {
-      const opts = { ...readers(input, trace, env), ...options };
+      const opts: EvaluateOptions = { ...readers(input, trace, env), ...options, onDecided: (j) => (decided = j) };
       const out = evaluate(input, policy, opts);
-      noteDownloads(input, out, () => (options?.paths === true ? out : evaluate(input, policy, { ...opts, paths: true })), processPaths(env).stateHome);
+      noteDownloads(input, out, () => (options?.paths === true ? out : evaluate(input, policy, { ...opts, paths: true })), () => processPaths(env).stateHome);
       return out;
     },
+    decidedPaths: () => (decided === undefined ? undefined : judgedPaths(decided)),
   };
 }
 

@@ -12,7 +12,7 @@ import type { PolicyInput } from '../core/contract.ts';
 import { evaluate } from '../core/evaluate.ts';
 import { INSTALLERS } from '../installers/registry.ts';
 import { HARNESSES } from '../harnesses/index.ts';
-import { EXAMPLE_LOCATIONS } from '../packs/example-locations.ts';
+import { exampleLocations } from '../packs/example-locations.ts';
 import { loadPolicyReport } from '../packs/runtime.ts';
 import { harnessConfigFile, resolvePaths, type InstallableHarness, type PathContext } from '../paths.ts';
 import { actionContext } from './action-context.ts';
@@ -118,7 +118,7 @@ function decide(ctx: PathContext, shell: string | null, tool: { name: string; pa
 describe('namedLocations', () => {
   it('rule examples stand in the locations the CLI computes for the fake home /home/dev', () => {
     expect(namedLocations({ env: {}, platform: 'linux', home: HOME })).toEqual(PINNED);
-    expect(EXAMPLE_LOCATIONS).toEqual(PINNED);
+    expect(exampleLocations()).toEqual(PINNED);
   });
 
   it('follows the variables that move the directories', () => {
@@ -135,7 +135,7 @@ describe('namedLocations', () => {
 
   it('the action context carries them for its home, unless the input gave its own', () => {
     const ctx = actionContext({ policy_io_version: '1', trigger: 'pre_shell_exec', context: { home: HOME, cwd: PROJECT, project_roots: [PROJECT] } }, { env: {}, cwd: PROJECT, platform: 'linux' });
-    expect(ctx.locations).toEqual(EXAMPLE_LOCATIONS);
+    expect(ctx.locations).toEqual(exampleLocations());
     const given = actionContext({ policy_io_version: '1', trigger: 'pre_shell_exec', context: { home: HOME, locations: { x: ['/x'] } } }, { env: {}, cwd: PROJECT, platform: 'linux' });
     expect(given.locations).toEqual({ x: ['/x'] });
   });

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_GRAMMARS } from '../grammars/index.ts';
 import type { Decision, PolicyOutput } from './contract.ts';
-import { evaluate } from './evaluate.ts';
+import { evaluate, judgedPaths } from './evaluate.ts';
+import type { Judged } from './messages.ts';
 import { parsePolicyInput } from './input.ts';
 import type { CompiledPolicy } from './policy.ts';
 
@@ -186,5 +187,29 @@ describe('evaluate: details', () => {
     const out = evaluate({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command: `git commit -m ${'x'.repeat(5000)}` } }, policy);
     expect(out.user_message!.length).toBeLessThan(260);
     expect(out.user_message).toContain('…');
+  });
+
+  // The hook's audit of a deny takes the paths from the first evaluation's judged commands
+  // (src/cli/driver.ts decidedPaths): they must be what deciding again with `paths` lists.
+  it.each([
+    'rm -rf /tmp/x ./build && cat ~/.ssh/id_rsa > out.txt',
+    'git commit -m x; cp a b; ln -s ~ h && rm -rf h/',
+    'git push --force origin main',
+    'echo hi | tee -a /etc/hosts',
+    'ls -la',
+  ])('judgedPaths lists what evaluate with paths lists: %s', (command) => {
+    const input = parsePolicyInput({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command, cwd: '/home/u/p' }, context: { home: '/home/u', project_roots: ['/home/u/p'] } });
+    let judged: readonly Judged[] | undefined;
+    evaluate(input, policy, { onDecided: (j) => (judged = j) });
+    const again = evaluate(input, policy, { paths: true }).commands.flatMap((c) => c.paths ?? []);
+    expect(judged).toBeDefined();
+    expect(judgedPaths(judged!)).toEqual(again);
+  });
+
+  it('judgedPaths finds paths in the table above (the test compares something)', () => {
+    const input = parsePolicyInput({ policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command: 'rm -rf /tmp/x', cwd: '/home/u/p' } });
+    let judged: readonly Judged[] | undefined;
+    evaluate(input, policy, { onDecided: (j) => (judged = j) });
+    expect(judgedPaths(judged!).map((p) => p.path)).toContain('/tmp/x');
   });
 });

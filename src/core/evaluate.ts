@@ -299,6 +299,17 @@ function commandDecision(facts: CommandFacts, decision: Decision, winner: Winner
   return d;
 }
 
+/**
+ * The paths `evaluate(…, { paths: true })` lists (every command's `paths`, in order) for the
+ * commands an evaluation judged (its `onDecided` list): a caller that kept that list gets them
+ * without deciding the line again (the hook's audit of a deny, src/cli/hook/audit.ts).
+ */
+export function judgedPaths(judged: readonly Judged[]): CommandPath[] {
+  const out: CommandPath[] = [];
+  for (const j of judged) if (j.facts) for (const p of j.facts.paths) out.push(pathOutput(p));
+  return out;
+}
+
 function pathOutput(p: PathFact): CommandPath {
   const o: CommandPath = { written: p.written, path: p.path, access: p.access, scope: p.scope };
   if (p.recursive) o.recursive = true;

@@ -7,7 +7,7 @@ import { POLICY_IO_VERSION, type PolicyInput, type Trigger } from '../core/contr
 import { evaluate } from '../core/evaluate.ts';
 import { POLICY_FORMAT, type CompiledPolicy } from '../core/policy.ts';
 import type { Grammars } from '../grammars/types.ts';
-import { EXAMPLE_LOCATIONS } from './example-locations.ts';
+import { exampleLocations } from './example-locations.ts';
 import { EXAMPLE_HOME, EXAMPLE_PROJECT, type LoadedRule, type RuleExample } from './schema.ts';
 
 export interface ExampleFailure {
@@ -47,7 +47,7 @@ export function exampleContext(ex: Pick<RuleExample, 'cwd' | 'home' | 'project' 
   if (tmpdir !== undefined) ctx.tmpdir = tmpdir;
   // Named locations (Buckler's directories, the harnesses' files) for the fake home only: an
   // example that moves home names no location.
-  if (home === EXAMPLE_HOME) ctx.locations = Object.fromEntries(Object.entries(EXAMPLE_LOCATIONS).map(([k, v]) => [k, [...v]]));
+  if (home === EXAMPLE_HOME) ctx.locations = Object.fromEntries(Object.entries(exampleLocations()).map(([k, v]) => [k, [...v]]));
   return ctx;
 }
 

@@ -40,7 +40,8 @@ function auditEvent(result: HookResult, everyDecision: boolean, deps: DriverDeps
   // (pure and quick; a default allow never pays for it).
   if (!everyDecision && result.input !== undefined && result.loaded !== undefined && result.output.error === undefined) {
     try {
-      event.paths = deps.evaluate(result.input, result.loaded.policy, { paths: true }).commands.flatMap((c) => c.paths ?? []);
+      // The commands judged when it was decided, when the deps kept them; else decided again.
+      event.paths = deps.decidedPaths?.() ?? deps.evaluate(result.input, result.loaded.policy, { paths: true }).commands.flatMap((c) => c.paths ?? []);
     } catch {
       /* the record goes out without paths */
     }

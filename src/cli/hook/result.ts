@@ -4,7 +4,7 @@
  * decided call (`HookResult`). Types only.
  */
 import type { Adapter, NativeReply } from '../../adapters/adapter.ts';
-import type { PolicyInput, PolicyOutput } from '../../core/contract.ts';
+import type { CommandPath, PolicyInput, PolicyOutput } from '../../core/contract.ts';
 import type { LoadedPolicy } from '../../packs/runtime.ts';
 import type { AllowOnceUse } from '../allow-apply.ts';
 
@@ -25,6 +25,12 @@ export interface DriverDeps {
   loadPolicy: (env: HookEnv, project?: string) => LoadedPolicy | Promise<LoadedPolicy>;
   /** `paths`: list each command's paths in `commands` (for the audit record). */
   evaluate: (input: PolicyInput, policy: LoadedPolicy['policy'], options?: { paths?: boolean }) => PolicyOutput;
+  /**
+   * The paths of the commands the last `evaluate` of this call judged, as `evaluate` with
+   * `paths` lists them; undefined when there is none to take them from (the audit then decides
+   * once more).
+   */
+  decidedPaths?: () => CommandPath[] | undefined;
 }
 
 /** One hook call, decided. */
