@@ -17,6 +17,15 @@ export interface MakeRecipes {
   defaultGoal: string | null;
 }
 
+/**
+ * A recipe line that is one plain command whose program is a make variable (`$(CC) $(CFLAGS)
+ * -c $< -o $@` as shell text): no quotes, substitutions, redirections, operators or globs, so
+ * it is one opaque command whose words do not depend on anything before it. Without
+ * `.ONESHELL` each recipe line runs in a shell of its own, so such a line judged once stands for
+ * every copy of it (a Makefile of explicit rules repeats it for each target).
+ */
+const PLAIN_RUNTIME = /^\$\{__make\}(?:[ \t]+(?:[A-Za-z0-9_.\/,:=+%@^-]|\$\{__make\})+)*[ \t]*$/;
+
 interface Rule {
   prereqs: string[];
   recipe: string[];
@@ -28,9 +37,10 @@ const DIRECTIVE = /^\s*(?:-?include|sinclude|ifeq|ifneq|ifdef|ifndef|else|endif|
 const MAX_TARGETS = 1024;
 
 /** The rules of a Makefile, by target. */
-export function parseMakefile(text: string): { rules: Map<string, Rule>; includes: boolean; defaultGoal: string | null } {
+export function parseMakefile(text: string): { rules: Map<string, Rule>; includes: boolean; defaultGoal: string | null; oneShell: boolean } {
   const rules = new Map<string, Rule>();
   let includes = false;
+  let oneShell = false;
   let defaultGoal: string | null = null;
   let explicitDefault: string | null = null;
   let current: Rule[] = [];
@@ -98,18 +108,21 @@ export function parseMakefile(text: string): { rules: Map<string, Rule>; include
       r.prereqs.push(...prereqs);
       if (inline !== null && inline.trim() !== '') r.recipe.push(inline.trim());
       current.push(r);
+      if (t === '.ONESHELL') oneShell = true;
       if (defaultGoal === null && !t.startsWith('.') && !t.includes('%') && !t.includes('$')) defaultGoal = t;
     }
   }
-  return { rules, includes, defaultGoal: explicitDefault ?? defaultGoal };
+  return { rules, includes, defaultGoal: explicitDefault ?? defaultGoal, oneShell };
 }
 
 /** What making `goals` runs (none: the default goal). */
 export function makeRecipes(text: string, goals: readonly string[]): MakeRecipes {
-  const { rules, includes, defaultGoal } = parseMakefile(text);
+  const { rules, includes, defaultGoal, oneShell } = parseMakefile(text);
   const out: MakeRecipes = { lines: [], missing: [], includes, defaultGoal };
   const start = goals.length > 0 ? goals : defaultGoal === null ? [] : [defaultGoal];
   const seen = new Set<string>();
+  /** Plain run-time-program lines already listed (PLAIN_RUNTIME): one copy is judged. */
+  const plain = new Set<string>();
   const visit = (t: string, depth: number): void => {
     if (seen.has(t) || seen.size >= MAX_TARGETS || depth > 64) return;
     seen.add(t);
@@ -119,7 +132,14 @@ export function makeRecipes(text: string, goals: readonly string[]): MakeRecipes
       return;
     }
     for (const p of r.prereqs) visit(p, depth + 1);
-    for (const line of r.recipe) out.lines.push({ target: t, text: recipeShell(line) });
+    for (const line of r.recipe) {
+      const shell = recipeShell(line);
+      if (!oneShell && shell.startsWith('${__make}') && PLAIN_RUNTIME.test(shell)) {
+        if (plain.has(shell)) continue;
+        plain.add(shell);
+      }
+      out.lines.push({ target: t, text: shell });
+    }
   };
   for (const g of start) visit(g, 0);
   return out;
