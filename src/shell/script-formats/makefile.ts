@@ -33,6 +33,19 @@ interface Rule {
 
 const ASSIGNMENT = /^\s*(?:(?:export|override|private)\s+)*[^\s:#=]+\s*(?:::=|:::=|:=|\?=|\+=|!=|=)/;
 const DIRECTIVE = /^\s*(?:-?include|sinclude|ifeq|ifneq|ifdef|ifndef|else|endif|vpath|export|unexport|undefine)\b/;
+const DEFINE = /^\s*define\b/;
+const ENDEF = /^\s*endef\b/;
+const INCLUDE = /^\s*(?:-?include|sinclude)\s/;
+const DEFAULT_GOAL = /^\s*\.DEFAULT_GOAL\s*:?=\s*(\S+)/;
+const SPACES = /\s+/;
+const BRACKET = /[(){}]/;
+/*
+ * Native string searches (indexOf, search, split) rather than loops over characters where the
+ * usual line allows: a hook runs this code cold, where each character a loop visits costs far
+ * more than in a warm process (docs/performance.md).
+ */
+const noCr = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line);
+const words = (text: string): string[] => text.trim().split(SPACES).filter((t) => t !== '');
 /** Targets followed at most (bounded work on any input). */
 const MAX_TARGETS = 1024;
 
@@ -46,33 +59,35 @@ export function parseMakefile(text: string): { rules: Map<string, Rule>; include
   let current: Rule[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    let line = (lines[i] as string).replace(/\r$/, '');
+    let line = noCr(lines[i] as string);
     if (line.startsWith('\t') && current.length > 0) {
       // A recipe line; a backslash-newline continues it (the next line's leading tab removed).
       let body = line.slice(1);
       while (body.endsWith('\\') && i + 1 < lines.length) {
         i++;
-        body += '\n' + (lines[i] as string).replace(/\r$/, '').replace(/^\t/, '');
+        const next = noCr(lines[i] as string);
+        body += '\n' + (next.startsWith('\t') ? next.slice(1) : next);
       }
       for (const r of current) r.recipe.push(body);
       continue;
     }
     while (line.endsWith('\\') && i + 1 < lines.length) {
       i++;
-      line = line.slice(0, -1) + ' ' + (lines[i] as string).replace(/\r$/, '').trim();
+      line = line.slice(0, -1) + ' ' + noCr(lines[i] as string).trim();
     }
     const code = stripComment(line);
     if (code.trim() === '') continue;
-    if (/^\s*define\b/.test(code)) {
-      while (i + 1 < lines.length && !/^\s*endef\b/.test(lines[i + 1] as string)) i++;
+    if (DEFINE.test(code)) {
+      while (i + 1 < lines.length && !ENDEF.test(lines[i + 1] as string)) i++;
       i++;
       current = [];
       continue;
     }
-    if (/^\s*(?:-?include|sinclude)\s/.test(code)) includes = true;
-    const goal = /^\s*\.DEFAULT_GOAL\s*:?=\s*(\S+)/.exec(code);
+    if (INCLUDE.test(code)) includes = true;
+    const hasEq = code.includes('=');
+    const goal = hasEq ? DEFAULT_GOAL.exec(code) : null;
     if (goal) explicitDefault = goal[1] as string;
-    if (DIRECTIVE.test(code) || (ASSIGNMENT.test(code) && !ruleBeforeAssignment(code))) {
+    if (DIRECTIVE.test(code) || (hasEq && ASSIGNMENT.test(code) && !ruleBeforeAssignment(code))) {
       current = [];
       continue;
     }
@@ -81,10 +96,11 @@ export function parseMakefile(text: string): { rules: Map<string, Rule>; include
       current = [];
       continue;
     }
-    const targets = code.slice(0, colon).trim().split(/\s+/).filter((t) => t !== '');
-    let rest = code.slice(colon + 1).replace(/^:+/, '');
+    const targets = words(code.slice(0, colon));
+    let rest = code.slice(colon + 1);
+    if (rest.startsWith(':')) rest = rest.replace(/^:+/, '');
     // A target-specific variable (`t: X = 1`) is not a rule.
-    if (ASSIGNMENT.test(rest)) {
+    if (rest.includes('=') && ASSIGNMENT.test(rest)) {
       current = [];
       continue;
     }
@@ -97,7 +113,7 @@ export function parseMakefile(text: string): { rules: Map<string, Rule>; include
       inline = rest.slice(semi + 1);
       rest = rest.slice(0, semi);
     }
-    const prereqs = rest.replace('|', ' ').trim().split(/\s+/).filter((p) => p !== '');
+    const prereqs = words(rest.replace('|', ' '));
     current = [];
     for (const t of targets) {
       let r = rules.get(t);
@@ -152,25 +168,25 @@ export function makeRecipes(text: string, goals: readonly string[]): MakeRecipes
 export function recipeShell(line: string): string {
   const text = line.replace(/^[\s@+-]+/, '');
   let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (c !== '$') {
-      out += c;
-      continue;
-    }
+  let from = 0;
+  for (let i = text.indexOf('$'); i >= 0; i = text.indexOf('$', from)) {
+    out += text.slice(from, i);
     const n = text[i + 1];
     if (n === '$') {
       out += '$';
-      i++;
+      from = i + 2;
     } else if (n === '(' || n === '{') {
-      i = closing(text, i + 1);
+      from = closing(text, i + 1) + 1;
       out += '${__make}';
     } else if (n !== undefined) {
       out += '${__make}';
-      i++;
-    } else out += '$';
+      from = i + 2;
+    } else {
+      out += '$';
+      from = i + 1;
+    }
   }
-  return out;
+  return out + text.slice(from);
 }
 
 /** The index of the bracket closing the one at `open` (balanced), or the end. */
@@ -186,6 +202,9 @@ function closing(text: string, open: number): number {
 }
 
 function stripComment(line: string): string {
+  const hash = line.indexOf('#');
+  if (hash < 0) return line;
+  if (line.lastIndexOf('\\', hash) < 0) return line.slice(0, hash);
   for (let i = 0; i < line.length; i++) {
     if (line[i] === '\\') i++;
     else if (line[i] === '#') return line.slice(0, i);
@@ -195,6 +214,13 @@ function stripComment(line: string): string {
 
 /** The rule's colon (not inside `$(…)`, not part of `:=`), or -1. */
 function ruleColon(code: string): number {
+  const first = code.indexOf(':');
+  if (first < 0) return -1;
+  // The usual rule line: no bracket before its colon, which starts no `:=`.
+  if (code[first + 1] !== '=') {
+    const b = code.search(BRACKET);
+    if (b < 0 || b > first) return first;
+  }
   let depth = 0;
   for (let i = 0; i < code.length; i++) {
     const c = code[i];
