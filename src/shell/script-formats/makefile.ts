@@ -32,10 +32,11 @@ interface Rule {
 }
 
 const ASSIGNMENT = /^\s*(?:(?:export|override|private)\s+)*[^\s:#=]+\s*(?:::=|:::=|:=|\?=|\+=|!=|=)/;
-const DIRECTIVE = /^\s*(?:-?include|sinclude|ifeq|ifneq|ifdef|ifndef|else|endif|vpath|export|unexport|undefine)\b/;
-const DEFINE = /^\s*define\b/;
+/** Directives: a line whose first word is one (`-include` too) is not a rule. */
+const DIRECTIVES: ReadonlySet<string> = new Set(['include', 'sinclude', 'ifeq', 'ifneq', 'ifdef', 'ifndef', 'else', 'endif', 'vpath', 'export', 'unexport', 'undefine']);
+/** A line's first word (`\w` characters) after blanks and an optional `-`: one regex for the directive tests. */
+const LEAD = /^\s*(-?)(\w*)(\s?)/;
 const ENDEF = /^\s*endef\b/;
-const INCLUDE = /^\s*(?:-?include|sinclude)\s/;
 const DEFAULT_GOAL = /^\s*\.DEFAULT_GOAL\s*:?=\s*(\S+)/;
 const SPACES = /\s+/;
 const BRACKET = /[(){}]/;
@@ -77,17 +78,21 @@ export function parseMakefile(text: string): { rules: Map<string, Rule>; include
     }
     const code = stripComment(line);
     if (code.trim() === '') continue;
-    if (DEFINE.test(code)) {
+    // `define`, `include` and the other directives, told by the first word.
+    const lead = LEAD.exec(code) as RegExpExecArray;
+    const dash = lead[1] === '-';
+    const first = lead[2] as string;
+    if (!dash && first === 'define') {
       while (i + 1 < lines.length && !ENDEF.test(lines[i + 1] as string)) i++;
       i++;
       current = [];
       continue;
     }
-    if (INCLUDE.test(code)) includes = true;
+    if ((first === 'include' || (!dash && first === 'sinclude')) && lead[3] !== '') includes = true;
     const hasEq = code.includes('=');
     const goal = hasEq ? DEFAULT_GOAL.exec(code) : null;
     if (goal) explicitDefault = goal[1] as string;
-    if (DIRECTIVE.test(code) || (hasEq && ASSIGNMENT.test(code) && !ruleBeforeAssignment(code))) {
+    if ((dash ? first === 'include' : DIRECTIVES.has(first)) || (hasEq && ASSIGNMENT.test(code) && !ruleBeforeAssignment(code))) {
       current = [];
       continue;
     }
