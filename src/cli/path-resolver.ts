@@ -27,8 +27,9 @@ export function pathResolver(locations: Readonly<Record<string, readonly string[
   let started = 0;
   let inodes: Map<string, string[]> | undefined;
   return (p, follow) => {
-    if (count === 0) started = performance.now();
-    else if (count >= RESOLVE_MAX_PATHS || performance.now() - started > RESOLVE_MAX_MS) return [];
+    // Date.now, not performance.now: the `performance` global loads perf_hooks (about 1 ms).
+    if (count === 0) started = Date.now();
+    else if (count >= RESOLVE_MAX_PATHS || Date.now() - started > RESOLVE_MAX_MS) return [];
     count++;
     const out: string[] = [];
     const real = realPrefix(follow ? p : path.posix.dirname(p));

@@ -50,6 +50,28 @@ describe('makeRecipes', () => {
   });
 });
 
+describe('copies of a recipe line', () => {
+  const objs = (recipe: string, head = ''): string =>
+    `${head}all: a.o b.o c.o\n` + ['a', 'b', 'c'].map((m) => `${m}.o: ${m}.c\n\t${recipe}\n\t@echo built ${m}\n`).join('');
+
+  it.each([
+    // One plain command whose program is a make variable: judged once for every copy.
+    ['$(CC) $(CFLAGS) -c $< -o $@', '', ['${__make} ${__make} -c ${__make} -o ${__make}', 'echo built a', 'echo built b', 'echo built c']],
+    ['$(MAKE) -C sub X=1', '', ['${__make} -C sub X=1', 'echo built a', 'echo built b', 'echo built c']],
+    // Each copy is kept: a literal program, a redirection, a substitution, an operator, a quote, a glob.
+    ['rm -f $@', '', ['rm -f ${__make}', 'echo built a', 'rm -f ${__make}', 'echo built b', 'rm -f ${__make}', 'echo built c']],
+    ['$(CC) -c $< > $@.log', '', ['${__make} -c ${__make} > ${__make}.log', 'echo built a', '${__make} -c ${__make} > ${__make}.log', 'echo built b', '${__make} -c ${__make} > ${__make}.log', 'echo built c']],
+    ['$(CC) $$(cat flags)', '', ['${__make} $(cat flags)', 'echo built a', '${__make} $(cat flags)', 'echo built b', '${__make} $(cat flags)', 'echo built c']],
+    ['$(CC) -c x; bash x.sh', '', ['${__make} -c x; bash x.sh', 'echo built a', '${__make} -c x; bash x.sh', 'echo built b', '${__make} -c x; bash x.sh', 'echo built c']],
+    ["$(CC) -D'X'", '', ["${__make} -D'X'", 'echo built a', "${__make} -D'X'", 'echo built b', "${__make} -D'X'", 'echo built c']],
+    ['$(CC) *.c', '', ['${__make} *.c', 'echo built a', '${__make} *.c', 'echo built b', '${__make} *.c', 'echo built c']],
+    // .ONESHELL: a target's lines share one shell, so every copy is kept.
+    ['$(CC) -c $<', '.ONESHELL:\n', ['${__make} -c ${__make}', 'echo built a', '${__make} -c ${__make}', 'echo built b', '${__make} -c ${__make}', 'echo built c']],
+  ])('%j', (recipe, head, want) => {
+    expect(makeRecipes(objs(recipe, head), ['all']).lines.map((l) => l.text)).toEqual(want);
+  });
+});
+
 describe('recipeShell', () => {
   it.each([
     ['@echo $$HOME', 'echo $HOME'],

@@ -17,52 +17,82 @@ export interface MakeRecipes {
   defaultGoal: string | null;
 }
 
+/**
+ * A recipe line that is one plain command whose program is a make variable (`$(CC) $(CFLAGS)
+ * -c $< -o $@` as shell text): no quotes, substitutions, redirections, operators or globs, so
+ * it is one opaque command whose words do not depend on anything before it. Without
+ * `.ONESHELL` each recipe line runs in a shell of its own, so such a line judged once stands for
+ * every copy of it (a Makefile of explicit rules repeats it for each target).
+ */
+const PLAIN_RUNTIME = /^\$\{__make\}(?:[ \t]+(?:[A-Za-z0-9_.\/,:=+%@^-]|\$\{__make\})+)*[ \t]*$/;
+
 interface Rule {
   prereqs: string[];
   recipe: string[];
 }
 
 const ASSIGNMENT = /^\s*(?:(?:export|override|private)\s+)*[^\s:#=]+\s*(?:::=|:::=|:=|\?=|\+=|!=|=)/;
-const DIRECTIVE = /^\s*(?:-?include|sinclude|ifeq|ifneq|ifdef|ifndef|else|endif|vpath|export|unexport|undefine)\b/;
+/** Directives: a line whose first word is one (`-include` too) is not a rule. */
+const DIRECTIVES: ReadonlySet<string> = new Set(['include', 'sinclude', 'ifeq', 'ifneq', 'ifdef', 'ifndef', 'else', 'endif', 'vpath', 'export', 'unexport', 'undefine']);
+/** A line's first word (`\w` characters) after blanks and an optional `-`: one regex for the directive tests. */
+const LEAD = /^\s*(-?)(\w*)(\s?)/;
+const ENDEF = /^\s*endef\b/;
+const DEFAULT_GOAL = /^\s*\.DEFAULT_GOAL\s*:?=\s*(\S+)/;
+const SPACES = /\s+/;
+const BRACKET = /[(){}]/;
+/*
+ * Native string searches (indexOf, search, split) rather than loops over characters where the
+ * usual line allows: a hook runs this code cold, where each character a loop visits costs far
+ * more than in a warm process (docs/performance.md).
+ */
+const noCr = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line);
+const words = (text: string): string[] => text.trim().split(SPACES).filter((t) => t !== '');
 /** Targets followed at most (bounded work on any input). */
 const MAX_TARGETS = 1024;
 
 /** The rules of a Makefile, by target. */
-export function parseMakefile(text: string): { rules: Map<string, Rule>; includes: boolean; defaultGoal: string | null } {
+export function parseMakefile(text: string): { rules: Map<string, Rule>; includes: boolean; defaultGoal: string | null; oneShell: boolean } {
   const rules = new Map<string, Rule>();
   let includes = false;
+  let oneShell = false;
   let defaultGoal: string | null = null;
   let explicitDefault: string | null = null;
   let current: Rule[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    let line = (lines[i] as string).replace(/\r$/, '');
+    let line = noCr(lines[i] as string);
     if (line.startsWith('\t') && current.length > 0) {
       // A recipe line; a backslash-newline continues it (the next line's leading tab removed).
       let body = line.slice(1);
       while (body.endsWith('\\') && i + 1 < lines.length) {
         i++;
-        body += '\n' + (lines[i] as string).replace(/\r$/, '').replace(/^\t/, '');
+        const next = noCr(lines[i] as string);
+        body += '\n' + (next.startsWith('\t') ? next.slice(1) : next);
       }
       for (const r of current) r.recipe.push(body);
       continue;
     }
     while (line.endsWith('\\') && i + 1 < lines.length) {
       i++;
-      line = line.slice(0, -1) + ' ' + (lines[i] as string).replace(/\r$/, '').trim();
+      line = line.slice(0, -1) + ' ' + noCr(lines[i] as string).trim();
     }
     const code = stripComment(line);
     if (code.trim() === '') continue;
-    if (/^\s*define\b/.test(code)) {
-      while (i + 1 < lines.length && !/^\s*endef\b/.test(lines[i + 1] as string)) i++;
+    // `define`, `include` and the other directives, told by the first word.
+    const lead = LEAD.exec(code) as RegExpExecArray;
+    const dash = lead[1] === '-';
+    const first = lead[2] as string;
+    if (!dash && first === 'define') {
+      while (i + 1 < lines.length && !ENDEF.test(lines[i + 1] as string)) i++;
       i++;
       current = [];
       continue;
     }
-    if (/^\s*(?:-?include|sinclude)\s/.test(code)) includes = true;
-    const goal = /^\s*\.DEFAULT_GOAL\s*:?=\s*(\S+)/.exec(code);
+    if ((first === 'include' || (!dash && first === 'sinclude')) && lead[3] !== '') includes = true;
+    const hasEq = code.includes('=');
+    const goal = hasEq ? DEFAULT_GOAL.exec(code) : null;
     if (goal) explicitDefault = goal[1] as string;
-    if (DIRECTIVE.test(code) || (ASSIGNMENT.test(code) && !ruleBeforeAssignment(code))) {
+    if ((dash ? first === 'include' : DIRECTIVES.has(first)) || (hasEq && ASSIGNMENT.test(code) && !ruleBeforeAssignment(code))) {
       current = [];
       continue;
     }
@@ -71,10 +101,11 @@ export function parseMakefile(text: string): { rules: Map<string, Rule>; include
       current = [];
       continue;
     }
-    const targets = code.slice(0, colon).trim().split(/\s+/).filter((t) => t !== '');
-    let rest = code.slice(colon + 1).replace(/^:+/, '');
+    const targets = words(code.slice(0, colon));
+    let rest = code.slice(colon + 1);
+    if (rest.startsWith(':')) rest = rest.replace(/^:+/, '');
     // A target-specific variable (`t: X = 1`) is not a rule.
-    if (ASSIGNMENT.test(rest)) {
+    if (rest.includes('=') && ASSIGNMENT.test(rest)) {
       current = [];
       continue;
     }
@@ -87,7 +118,7 @@ export function parseMakefile(text: string): { rules: Map<string, Rule>; include
       inline = rest.slice(semi + 1);
       rest = rest.slice(0, semi);
     }
-    const prereqs = rest.replace('|', ' ').trim().split(/\s+/).filter((p) => p !== '');
+    const prereqs = words(rest.replace('|', ' '));
     current = [];
     for (const t of targets) {
       let r = rules.get(t);
@@ -98,18 +129,21 @@ export function parseMakefile(text: string): { rules: Map<string, Rule>; include
       r.prereqs.push(...prereqs);
       if (inline !== null && inline.trim() !== '') r.recipe.push(inline.trim());
       current.push(r);
+      if (t === '.ONESHELL') oneShell = true;
       if (defaultGoal === null && !t.startsWith('.') && !t.includes('%') && !t.includes('$')) defaultGoal = t;
     }
   }
-  return { rules, includes, defaultGoal: explicitDefault ?? defaultGoal };
+  return { rules, includes, defaultGoal: explicitDefault ?? defaultGoal, oneShell };
 }
 
 /** What making `goals` runs (none: the default goal). */
 export function makeRecipes(text: string, goals: readonly string[]): MakeRecipes {
-  const { rules, includes, defaultGoal } = parseMakefile(text);
+  const { rules, includes, defaultGoal, oneShell } = parseMakefile(text);
   const out: MakeRecipes = { lines: [], missing: [], includes, defaultGoal };
   const start = goals.length > 0 ? goals : defaultGoal === null ? [] : [defaultGoal];
   const seen = new Set<string>();
+  /** Plain run-time-program lines already listed (PLAIN_RUNTIME): one copy is judged. */
+  const plain = new Set<string>();
   const visit = (t: string, depth: number): void => {
     if (seen.has(t) || seen.size >= MAX_TARGETS || depth > 64) return;
     seen.add(t);
@@ -119,7 +153,14 @@ export function makeRecipes(text: string, goals: readonly string[]): MakeRecipes
       return;
     }
     for (const p of r.prereqs) visit(p, depth + 1);
-    for (const line of r.recipe) out.lines.push({ target: t, text: recipeShell(line) });
+    for (const line of r.recipe) {
+      const shell = recipeShell(line);
+      if (!oneShell && shell.startsWith('${__make}') && PLAIN_RUNTIME.test(shell)) {
+        if (plain.has(shell)) continue;
+        plain.add(shell);
+      }
+      out.lines.push({ target: t, text: shell });
+    }
   };
   for (const g of start) visit(g, 0);
   return out;
@@ -132,25 +173,25 @@ export function makeRecipes(text: string, goals: readonly string[]): MakeRecipes
 export function recipeShell(line: string): string {
   const text = line.replace(/^[\s@+-]+/, '');
   let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (c !== '$') {
-      out += c;
-      continue;
-    }
+  let from = 0;
+  for (let i = text.indexOf('$'); i >= 0; i = text.indexOf('$', from)) {
+    out += text.slice(from, i);
     const n = text[i + 1];
     if (n === '$') {
       out += '$';
-      i++;
+      from = i + 2;
     } else if (n === '(' || n === '{') {
-      i = closing(text, i + 1);
+      from = closing(text, i + 1) + 1;
       out += '${__make}';
     } else if (n !== undefined) {
       out += '${__make}';
-      i++;
-    } else out += '$';
+      from = i + 2;
+    } else {
+      out += '$';
+      from = i + 1;
+    }
   }
-  return out;
+  return out + text.slice(from);
 }
 
 /** The index of the bracket closing the one at `open` (balanced), or the end. */
@@ -166,6 +207,9 @@ function closing(text: string, open: number): number {
 }
 
 function stripComment(line: string): string {
+  const hash = line.indexOf('#');
+  if (hash < 0) return line;
+  if (line.lastIndexOf('\\', hash) < 0) return line.slice(0, hash);
   for (let i = 0; i < line.length; i++) {
     if (line[i] === '\\') i++;
     else if (line[i] === '#') return line.slice(0, i);
@@ -175,6 +219,13 @@ function stripComment(line: string): string {
 
 /** The rule's colon (not inside `$(…)`, not part of `:=`), or -1. */
 function ruleColon(code: string): number {
+  const first = code.indexOf(':');
+  if (first < 0) return -1;
+  // The usual rule line: no bracket before its colon, which starts no `:=`.
+  if (code[first + 1] !== '=') {
+    const b = code.search(BRACKET);
+    if (b < 0 || b > first) return first;
+  }
   let depth = 0;
   for (let i = 0; i < code.length; i++) {
     const c = code[i];
