@@ -168,7 +168,7 @@ class Judging {
   toolCall(): void {
     const tp = this.input.tool?.paths;
     const name = this.input.tool?.name;
-    if (tp !== undefined && tp.length > 0 && name !== undefined) this.push(toolFacts(name, tp, this.policy.grammars, this.env));
+    if (tp !== undefined && tp.length > 0 && name !== undefined) this.push(toolFacts(name, tp, this.policy.grammars, this.env, this.input.tool?.input));
   }
 
   collect(cmds: readonly ShellCommand[], depth: number): void {

@@ -55,6 +55,13 @@ export interface SegmentMatcher {
    * characters): a prefix assignment, `export`, `env NAME=…`, anywhere on the line.
    */
   line_sets?: string[];
+  /**
+   * The text the command writes contains one of these strings, any letter case (stored in lower
+   * case): a literal argument word, the here-document or here-string it reads
+   * (ShellCommand.stdin_text), or for a file-tool call the text it writes (`Write` content, `Edit`
+   * new text; not the text it replaces).
+   */
+  text_contains?: string[];
   /** Some argument word has a part known only at run time (`echo "$X"`). */
   dynamic_words?: boolean;
   /**
