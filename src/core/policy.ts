@@ -14,7 +14,7 @@ export const TIERS: readonly Tier[] = ['baseline', 'strict'];
 export const BYPASS_VARS = ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL'] as const;
 
 /** Bumped when the compiled shape changes, so caches of an older shape are rebuilt. */
-export const POLICY_FORMAT = 5;
+export const POLICY_FORMAT = 6;
 
 /** One mark a `shell_segments` entry requires, with the pack key that asked for it (explain shows it). */
 export interface RoleMarkCondition {
@@ -151,6 +151,10 @@ export interface CompiledRule {
    * when that is more severe than what the other rules decided. Absent: an ordinary rule.
    */
   tighten?: true;
+  /** A signed bundle's rule: it never wins over a `guard` rule's deny, whatever its priority. */
+  bundle?: true;
+  /** A deny of a guard pack (agent-tamper, agent-secrets) that no bundle rule outranks. */
+  guard?: true;
 }
 
 export interface PackInfo {
