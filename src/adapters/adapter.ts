@@ -96,6 +96,14 @@ export interface Adapter {
    * fix, such as rules dropped at load. Must keep the reply one JSON object (or none).
    */
   notice?(reply: NativeReply, text: string): NativeReply;
+  /**
+   * Whether the person's message of a deny or an ask before an action (PolicyOutput.user_message)
+   * reaches the person only, never the model, in every mode the harness runs in. Where it does
+   * not (OpenCode's thrown error, Copilot CLI's ask reason, Claude Code's ask reason in `-p`), the
+   * `buckler allow …` hint is not put there: it goes to `notice` when the harness has one, else
+   * the person finds it with `buckler log`.
+   */
+  readonly personOnly: { readonly deny: boolean; readonly ask: boolean };
 }
 
 /** `notice` for harnesses whose replies take a top-level `systemMessage` shown to the person. */

@@ -31,7 +31,7 @@ export function applyAllowOnce(
   output: PolicyOutput,
   env: CliIO['env'],
   warn: (text: string) => void,
-): { output: PolicyOutput; allowOnce?: AllowOnceUse } {
+): { output: PolicyOutput; allowOnce?: AllowOnceUse; hint?: PersonHint } {
   const argvs = blockingCommands(output, input);
   if (argvs === null) return { output };
   const project = inputProject(input, env);
@@ -60,5 +60,15 @@ export function applyAllowOnce(
   // keeps reading the person's message as it was (adapters fall back to it), without the hint.
   const filled = (s: string | null): s is string => s !== null && s.trim() !== '';
   const agent = filled(output.agent_message) ? output.agent_message : filled(output.user_message) ? output.user_message : null;
-  return { output: { ...output, agent_message: agent, user_message: filled(output.user_message) ? `${output.user_message}\n${hint}` : hint } };
+  const bare: PolicyOutput = { ...output, agent_message: agent };
+  return { output: { ...bare, user_message: filled(output.user_message) ? `${output.user_message}\n${hint}` : hint }, hint: { text: hint, bare } };
+}
+
+/**
+ * The `buckler allow …` hint, for a harness whose person's message reaches the model too
+ * (Adapter.personOnly): `bare` is the output without it (the reply), `text` the hint alone.
+ */
+export interface PersonHint {
+  text: string;
+  bare: PolicyOutput;
 }

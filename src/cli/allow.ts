@@ -8,6 +8,7 @@
  * Only a person should run it: the agent-tamper pack denies `buckler allow` (without --list)
  * from an agent's shell. Exit codes: 0 done, 1 the store could not be read or written, 2 usage.
  */
+import { printable } from './printable.ts';
 import path from 'node:path';
 import { addEntry, DEFAULT_TTL_MS, DEFAULT_USES, live, MAX_TTL_MS, MAX_USES, readStore, revokeEntries, shellWord, storeFile, type AllowEntry } from './allow-once.ts';
 import { auditPersonAction as audit } from './audit-person.ts';
@@ -30,7 +31,7 @@ export function parseDuration(text: string): number | null {
 function describe(e: AllowEntry, now: number): string {
   const left = Math.max(0, Math.round((e.expires - now) / 1000));
   const time = left >= 3600 ? `${Math.floor(left / 3600)}h${Math.floor((left % 3600) / 60)}m` : left >= 60 ? `${Math.floor(left / 60)}m${left % 60}s` : `${left}s`;
-  return `${e.id}  ${e.used}/${e.uses} used  ${time} left  ${e.project}  ${e.argv.map(shellWord).join(' ')}\n`;
+  return `${printable(e.id)}  ${e.used}/${e.uses} used  ${time} left  ${printable(e.project)}  ${printable(e.argv.map(shellWord).join(' '))}\n`;
 }
 
 interface AllowArgs {
@@ -110,7 +111,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       project: where,
       allowOnce: { action: 'grant', ids: [entry.id] },
     });
-    io.out(`allowed ${entry.id}: ${command}\n  in ${where}, ${uses} use${uses === 1 ? '' : 's'} within ${Math.round(ttl / 60000) || 1} min (revoke: buckler allow --revoke ${entry.id})\n`);
+    io.out(`allowed ${entry.id}: ${printable(command)}\n  in ${printable(where)}, ${uses} use${uses === 1 ? '' : 's'} within ${Math.round(ttl / 60000) || 1} min (revoke: buckler allow --revoke ${entry.id})\n`);
     return 0;
   } catch (e) {
     io.err(`buckler allow: ${e instanceof Error ? e.message : String(e)}\n`);

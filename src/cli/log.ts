@@ -3,6 +3,7 @@
  * decisions from the audit log, newest last. Colour only on a terminal (and never with
  * NO_COLOR). Exit codes: 0 shown (or nothing to show), 1 the log could not be read, 2 usage.
  */
+import { printable } from './printable.ts';
 import fs from 'node:fs';
 import { DECISIONS, type Decision } from '../core/contract.ts';
 import type { AuditRecord } from '../audit/record.ts';
@@ -52,18 +53,9 @@ export function logOptions(p: Parsed, now: Date): Options | string {
   return { filter, json: flag(p, 'json'), file: str(p, 'file') ?? null };
 }
 
-const COLOURS: Record<Decision, string> = { deny: '31', ask: '33', nudge: '36', allow: '32' };
+export { printable };
 
-/** Control characters shown, not obeyed: a command must not drive the terminal. */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\t') return '\\t';
-    if (c === '\r') return '\\r';
-    const code = c.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
+const COLOURS: Record<Decision, string> = { deny: '31', ask: '33', nudge: '36', allow: '32' };
 
 export function formatRecord(r: AuditRecord, colour: boolean): string {
   const paint = (code: string, s: string): string => (colour ? `\u001b[${code}m${s}\u001b[0m` : s);

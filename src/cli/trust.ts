@@ -15,6 +15,7 @@
  * Exit codes: 0 done (--status: trusted); 1 not done (no rules, rules with errors, the store
  * could not be written; --status: not trusted); 2 usage.
  */
+import { printable } from './printable.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../files/atomic.ts';
@@ -64,7 +65,7 @@ function listTrusted(store: TrustStore, json: boolean, io: CliIO): number {
   });
   if (json) io.out(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
   else if (rows.length === 0) io.err('buckler trust: no project is trusted\n');
-  else io.out(rows.map((r) => `${r.project}  ${r.state}  since ${r.trusted_at}  (${r.files.join(', ')})\n`).join(''));
+  else io.out(rows.map((r) => `${printable(r.project)}  ${r.state}  since ${printable(r.trusted_at)}  (${printable(r.files.join(', '))})\n`).join(''));
   return 0;
 }
 
@@ -72,7 +73,7 @@ function listTrusted(store: TrustStore, json: boolean, io: CliIO): number {
 function revokeTrust(file: string, store: TrustStore, root: string, io: CliIO): number {
   const entry = store.projects[root];
   if (entry === undefined) {
-    io.out(`${root}: not trusted; nothing to revoke\n`);
+    io.out(`${printable(root)}: not trusted; nothing to revoke\n`);
     return 0;
   }
   const next: TrustStore = { version: 1, projects: { ...store.projects } };
@@ -84,7 +85,7 @@ function revokeTrust(file: string, store: TrustStore, root: string, io: CliIO): 
     return 1;
   }
   audit(io, root, { action: 'revoke', digest: entry.digest, files: entry.files });
-  io.out(`${root}: trust revoked; its project rules can only tighten again\n`);
+  io.out(`${printable(root)}: trust revoked; its project rules can only tighten again\n`);
   return 0;
 }
 
@@ -129,7 +130,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const state = src?.project;
   if (state === undefined) {
     if (values.status && values.json) io.out(`${JSON.stringify({ project: root, rules_dir: dir, rules: false, trusted: false })}\n`);
-    else io.err(`buckler trust: ${root} has no project rules (${dir})${entry !== undefined ? '; it was trusted before: --revoke forgets it' : ''}\n`);
+    else io.err(`buckler trust: ${printable(root)} has no project rules (${printable(dir)})${entry !== undefined ? '; it was trusted before: --revoke forgets it' : ''}\n`);
     return 1;
   }
   const rules = projectRules(report, dir);
@@ -142,23 +143,23 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         `${JSON.stringify({ project: root, rules_dir: dir, rules: true, trusted: state.trusted, changed: state.changed, digest: state.digest, trusted_at: entry?.trusted_at ?? null, files: src!.files.map((f) => path.basename(f)), errors: errors.length })}\n`,
       );
     } else {
-      io.out(`${root}: project rules ${word}\n`);
-      if (entry !== undefined) io.out(`  trusted at ${entry.trusted_at}: ${entry.files.join(', ')}\n`);
-      for (const r of rules) io.out(`  ${r.line}\n`);
-      for (const p of errors) io.out(`  error: ${formatProblem(p)}\n`);
+      io.out(`${printable(root)}: project rules ${word}\n`);
+      if (entry !== undefined) io.out(`  trusted at ${printable(entry.trusted_at)}: ${printable(entry.files.join(', '))}\n`);
+      for (const r of rules) io.out(`  ${printable(r.line)}\n`);
+      for (const p of errors) io.out(`  error: ${printable(formatProblem(p))}\n`);
     }
     return state.trusted ? 0 : 1;
   }
 
   // Trust: only a set that loads cleanly, exactly as read for this report.
   if (errors.length > 0) {
-    for (const p of errors) io.err(`error: ${formatProblem(p)}\n`);
-    io.err(`buckler trust: not trusted: fix the ${errors.length === 1 ? 'error' : `${errors.length} errors`} in ${dir} first ('buckler validate' in the project lists them)\n`);
+    for (const p of errors) io.err(`error: ${printable(formatProblem(p))}\n`);
+    io.err(`buckler trust: not trusted: fix the ${errors.length === 1 ? 'error' : `${errors.length} errors`} in ${printable(dir)} first ('buckler validate' in the project lists them)\n`);
     return 1;
   }
   const files = src!.files.map((f) => path.basename(f));
   if (state.trusted) {
-    io.out(`${root}: project rules already trusted as they are (${files.join(', ')})\n`);
+    io.out(`${printable(root)}: project rules already trusted as they are (${printable(files.join(', '))})\n`);
     return 0;
   }
   const next: TrustStore = { version: 1, projects: { ...store.projects, [root]: { digest: state.digest, files, trusted_at: new Date().toISOString() } } };
@@ -169,8 +170,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   audit(io, root, { action: 'grant', digest: state.digest, files });
-  io.out(`${root}: trusted ${files.length} project rules file${files.length === 1 ? '' : 's'} (${files.join(', ')}); they now count like your own rules:\n`);
-  for (const r of rules) io.out(`  ${r.line.replace('  ignored until trusted', '')}\n`);
+  io.out(`${printable(root)}: trusted ${files.length} project rules file${files.length === 1 ? '' : 's'} (${printable(files.join(', '))}); they now count like your own rules:\n`);
+  for (const r of rules) io.out(`  ${printable(r.line.replace('  ignored until trusted', ''))}\n`);
   io.out(`A change to any of them makes them untrusted again. 'buckler trust --revoke' undoes this.\n`);
   return 0;
 }

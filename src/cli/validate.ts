@@ -6,6 +6,7 @@
  * compiled-pack cache as a hook would (src/packs/cache.ts): a damaged cache, or one reached
  * through a symlink or owned by someone else, is an error.
  */
+import type { CompiledRule } from '../core/policy.ts';
 import path from 'node:path';
 import { packageRoot } from '../paths.ts';
 import { formatProblem } from '../packs/problems.ts';
@@ -69,9 +70,21 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (values.rules) {
     const origin = new Map(report.sources.flatMap((s) => s.packs.map((p) => [p.pack.file, p] as const)));
     const packSource = new Map(report.policy.packs.map((p) => [p.id, origin.get(p.source)] as const));
+    const builtinDenies = report.policy.rules.filter((r) => r.action === 'deny' && packSource.get(r.pack)?.source === 'builtin');
     for (const r of report.policy.rules) {
       const p = packSource.get(r.pack);
       io.out(`rule ${r.id}  ${r.action}  ${r.tier}  ${p === undefined ? '?' : `${p.origin} (${display(p.pack.file)})`}\n`);
+      // A bundle rule that can win over a builtin deny: it ranks as your own rules do (docs/pack-bundles.md).
+      if (r.bundle === true && r.action !== 'deny') {
+        const over = builtinDenies.filter((d) => outranks(r, d));
+        if (over.length > 0) {
+          const guarded = over.filter((d) => d.guard === true);
+          io.out(
+            `  ! outranks builtin deny ${over.slice(0, 3).map((d) => `${d.id} (priority ${d.priority})`).join(', ')}${over.length > 3 ? ` and ${over.length - 3} more` : ''}` +
+              `${guarded.length > 0 ? `; the denies of agent-tamper and agent-secrets still win (${guarded.map((d) => d.id).slice(0, 3).join(', ')})` : ''}\n`,
+          );
+        }
+      }
     }
     for (const s of report.sources) for (const r of s.refused) io.out(`refused ${s.source} ${display(r.file)}: ${r.message}\n`);
   }
@@ -94,4 +107,19 @@ function cacheLine(c: CacheCheck): string {
     default:
       return `error: cache: ${c.file}: ${c.reason ?? c.state}; the hook does not use it, and replaces it`;
   }
+}
+
+/**
+ * Whether bundle rule `r` can win over builtin deny `d` on some command: a shared trigger, a
+ * higher priority, and a program both may match (an entry naming no program matches any).
+ */
+function outranks(r: CompiledRule, d: CompiledRule): boolean {
+  if (r.priority <= d.priority || !r.triggers.some((t) => d.triggers.includes(t))) return false;
+  const programs = (x: CompiledRule): Set<string> | null => {
+    if (x.shell_segments === null || x.shell_segments.some((m) => m.program === undefined)) return null;
+    return new Set(x.shell_segments.flatMap((m) => m.program ?? []));
+  };
+  const a = programs(r);
+  const b = programs(d);
+  return a === null || b === null || [...a].some((p) => b.has(p));
 }

@@ -168,7 +168,7 @@ class Judging {
   toolCall(): void {
     const tp = this.input.tool?.paths;
     const name = this.input.tool?.name;
-    if (tp !== undefined && tp.length > 0 && name !== undefined) this.push(toolFacts(name, tp, this.policy.grammars, this.env));
+    if (tp !== undefined && tp.length > 0 && name !== undefined) this.push(toolFacts(name, tp, this.policy.grammars, this.env, this.input.tool?.input));
   }
 
   collect(cmds: readonly ShellCommand[], depth: number): void {
@@ -283,7 +283,20 @@ function judge(
   };
   if (!facts.opaque) consider(ix.byProgram.get(facts.program));
   consider(ix.anyProgram);
+  // A bundle's rule never lets through what a guard pack denies (only looked for when one won).
+  if (best?.rule.bundle === true && best.rule.action !== 'deny') best = guardDeny(facts, ix, toolName, env) ?? best;
   return severer(best, tight);
+}
+
+/** The best guard-pack deny (CompiledRule.guard) that matches the command, whatever the priorities. */
+function guardDeny(facts: CommandFacts, ix: TriggerIndex, toolName: string | undefined, env: Readonly<Record<string, string>> | undefined): Winner | null {
+  let found: Winner | null = null;
+  for (const cands of [facts.opaque ? undefined : ix.byProgram.get(facts.program), ix.anyProgram]) {
+    for (const c of cands ?? []) {
+      if (c.rule.guard === true && better(c, found) && segmentMatches(c.matcher, facts) && contextMatches(c.rule, toolName, env)) found = c;
+    }
+  }
+  return found;
 }
 
 /** A command worth judging: it has words, or redirections (`> f` alone writes f). */

@@ -40,6 +40,11 @@ export interface CommandFacts {
   readonly scriptFrom: readonly ScriptFromFacts[];
   /** Names of the variables the command line assigns or exports anywhere (`line_sets`). */
   readonly lineSets: readonly string[];
+  /**
+   * The text it writes beyond its argument words (`text_contains`): the here-document or
+   * here-string a command reads; for a file-tool call, the text the call writes. '' when none.
+   */
+  readonly writtenText: string;
 }
 
 export interface ScriptFromFacts {
@@ -73,6 +78,7 @@ class Facts implements CommandFacts {
     private readonly envSource: PathEnv | (() => PathEnv),
     private readonly toolPathList: readonly ToolPath[] | null = null,
     readonly lineSets: readonly string[] = [],
+    private readonly toolInput: unknown = undefined,
   ) {
     const first = cmd.argv[0] ?? '';
     this.opaque = cmd.opaque;
@@ -81,6 +87,13 @@ class Facts implements CommandFacts {
 
   get tool(): boolean {
     return this.toolPathList !== null;
+  }
+
+  get writtenText(): string {
+    if (this.toolPathList === null) return this.cmd.stdin_text ?? '';
+    const parts: string[] = [];
+    writtenStrings(this.toolInput, null, 0, parts);
+    return parts.join('\n');
   }
 
   /** Made on first use: most commands never need their paths. */
@@ -156,7 +169,26 @@ export function commandFacts(cmd: ShellCommand, grammars: Grammars, env: PathEnv
   return new Facts(cmd, grammars, env, null, lineSets);
 }
 
-/** A file-tool call judged like a command that touches the same paths (argv: the tool's name). */
-export function toolFacts(name: string, paths: readonly ToolPath[], grammars: Grammars, env: PathEnv | (() => PathEnv)): CommandFacts {
-  return new Facts({ argv: [name], dynamic: [], opaque: false, via: [] }, grammars, env, paths);
+/** A file-tool call judged like a command that touches the same paths (argv: the tool's name); `input`: its arguments. */
+export function toolFacts(name: string, paths: readonly ToolPath[], grammars: Grammars, env: PathEnv | (() => PathEnv), input?: unknown): CommandFacts {
+  return new Facts({ argv: [name], dynamic: [], opaque: false, via: [] }, grammars, env, paths, [], input);
+}
+
+/** At most this many characters of a tool call's arguments are read for its written text. */
+const MAX_WRITTEN_TEXT = 1 << 20;
+
+/**
+ * The strings a file tool's arguments hold, whatever the harness calls them (`content`,
+ * `new_string`, `newString`, `file_text`, `edits[].new_string`, a patch's text), except the text
+ * an edit replaces (keys starting with `old`): what the call writes, at most MAX_WRITTEN_TEXT.
+ */
+function writtenStrings(v: unknown, key: string | null, depth: number, out: string[]): void {
+  if (depth > 4 || (key !== null && /^old/i.test(key))) return;
+  if (typeof v === 'string') {
+    const used = out.reduce((n, s) => n + s.length, 0);
+    if (used < MAX_WRITTEN_TEXT) out.push(v.slice(0, MAX_WRITTEN_TEXT - used));
+    return;
+  }
+  if (Array.isArray(v)) for (const x of v) writtenStrings(x, null, depth + 1, out);
+  else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) writtenStrings(x, k, depth + 1, out);
 }

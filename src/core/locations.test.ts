@@ -109,6 +109,35 @@ describe('words_contain, dynamic_words and not', () => {
   });
 });
 
+describe('text_contains: words, a here-document or here-string, a file tool\'s written text', () => {
+  const seg: SegmentMatcher[] = [{ text_contains: ['buckler_bypass'], paths: { access: ['write'], glob: ['~/.bashrc'] } }];
+  it.each<[string, string]>([
+    ["echo 'export BUCKLER_BYPASS=1' >> ~/.bashrc", 'deny'],
+    ["cat >> ~/.bashrc <<'EOF'\nexport BUCKLER_BYPASS=1\nEOF", 'deny'],
+    ["cat >> ~/.bashrc <<< 'export Buckler_Bypass=1'", 'deny'],
+    ["tee -a ~/.bashrc <<EOF\nexport X=1\nexport BUCKLER_BYPASS=$V\nEOF", 'deny'],
+    ["cat >> ~/.bashrc <<'EOF'\nexport EDITOR=vim\nEOF", 'allow'],
+    ["cat > notes.txt <<'EOF'\nBUCKLER_BYPASS=1\nEOF", 'allow'],
+    ['cat ~/.bashrc <<< BUCKLER_BYPASS', 'allow'],
+    ['echo "$BUCKLER_BYPASS" >> ~/.bashrc', 'allow'],
+  ])('%s → %s', (command, expected) => {
+    expect(decide(seg, command)).toBe(expected);
+  });
+
+  it.each<[unknown, string]>([
+    [{ file_path: '/home/dev/.bashrc', content: 'export BUCKLER_BYPASS=1\n' }, 'deny'],
+    [{ file_path: '/home/dev/.bashrc', old_string: 'x', new_string: 'export BUCKLER_BYPASS=1' }, 'deny'],
+    [{ filePath: '/home/dev/.bashrc', edits: [{ oldString: 'x', newString: 'export BUCKLER_BYPASS=1' }] }, 'deny'],
+    [{ path: '/home/dev/.bashrc', file_text: 'BUCKLER_BYPASS=1' }, 'deny'],
+    [{ file_path: '/home/dev/.bashrc', content: 'export EDITOR=vim\n' }, 'allow'],
+    [{ file_path: '/home/dev/.bashrc', old_string: 'export BUCKLER_BYPASS=1', new_string: '' }, 'allow'],
+    [undefined, 'allow'],
+  ])('a Write/Edit of ~/.bashrc with %j → %s', (toolInput, expected) => {
+    const input: PolicyInput = { policy_io_version: '1', trigger: 'pre_shell_tool', tool: { name: 'Edit', input: toolInput, paths: [{ path: '/home/dev/.bashrc', access: 'write' }] }, context: CTX };
+    expect(evaluate(input, policy(seg)).decision).toBe(expected);
+  });
+});
+
 describe('{path} in messages of a rule that matched by location', () => {
   it.each<[string, string]>([
     ['echo x > ~/.h/settings.json', '/home/dev/.h/settings.json'],

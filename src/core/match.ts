@@ -95,7 +95,13 @@ export function contextMatches(rule: CompiledRule, toolName: string | undefined,
 export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (f.tool) {
     // `not` entries that name a program never match a tool call, so they let it through.
-    return m.paths !== undefined && onlyPaths(m) && f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations)) && !(m.not?.some((n) => segmentMatches(n, f)) ?? false);
+    return (
+      m.paths !== undefined &&
+      onlyPaths(m) &&
+      f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations)) &&
+      (m.text_contains === undefined || textContains(m.text_contains, f)) &&
+      !(m.not?.some((n) => segmentMatches(n, f)) ?? false)
+    );
   }
   if (m.program && (f.opaque || !m.program.includes(f.program))) return false;
   if (m.opaque && !f.opaque) return false;
@@ -106,6 +112,7 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.role_marks && !m.role_marks.every((c) => f.read.marks.has(c.mark))) return false;
   if (m.words_any && !m.words_any.some((w) => f.words.has(w))) return false;
   if (m.words_contain && !wordsContain(m.words_contain, f)) return false;
+  if (m.text_contains && !textContains(m.text_contains, f)) return false;
   if (m.words_all && !m.words_all.every((w) => f.words.has(w))) return false;
   if (m.words_any_ignore_case && !anyWordIgnoringCase(m.words_any_ignore_case, f.words)) return false;
   if (m.flags_none && m.flags_none.some((x) => f.read.flags.has(x))) return false;
@@ -178,9 +185,19 @@ function wordsContain(parts: readonly string[], f: CommandFacts): boolean {
   return false;
 }
 
-/** A file-tool call meets only entries that look at nothing but paths (and what they are not). */
+/** Some literal argument word, the here-document or here-string read, or a file tool's written text contains one of `parts` (lower case already). */
+function textContains(parts: readonly string[], f: CommandFacts): boolean {
+  if (!f.tool && wordsContain(parts, f)) return true;
+  const text = f.writtenText;
+  if (text === '') return false;
+  const lower = text.toLowerCase();
+  for (const p of parts) if (lower.includes(p)) return true;
+  return false;
+}
+
+/** A file-tool call meets only entries that look at nothing but paths and written text (and what they are not). */
 function onlyPaths(m: SegmentMatcher): boolean {
-  for (const k in m) if (k !== 'paths' && k !== 'not') return false;
+  for (const k in m) if (k !== 'paths' && k !== 'not' && k !== 'text_contains') return false;
   return true;
 }
 

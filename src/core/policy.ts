@@ -14,7 +14,7 @@ export const TIERS: readonly Tier[] = ['baseline', 'strict'];
 export const BYPASS_VARS = ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL'] as const;
 
 /** Bumped when the compiled shape changes, so caches of an older shape are rebuilt. */
-export const POLICY_FORMAT = 5;
+export const POLICY_FORMAT = 6;
 
 /** One mark a `shell_segments` entry requires, with the pack key that asked for it (explain shows it). */
 export interface RoleMarkCondition {
@@ -55,6 +55,13 @@ export interface SegmentMatcher {
    * characters): a prefix assignment, `export`, `env NAME=…`, anywhere on the line.
    */
   line_sets?: string[];
+  /**
+   * The text the command writes contains one of these strings, any letter case (stored in lower
+   * case): a literal argument word, the here-document or here-string it reads
+   * (ShellCommand.stdin_text), or for a file-tool call the text it writes (`Write` content, `Edit`
+   * new text; not the text it replaces).
+   */
+  text_contains?: string[];
   /** Some argument word has a part known only at run time (`echo "$X"`). */
   dynamic_words?: boolean;
   /**
@@ -144,6 +151,10 @@ export interface CompiledRule {
    * when that is more severe than what the other rules decided. Absent: an ordinary rule.
    */
   tighten?: true;
+  /** A signed bundle's rule: it never wins over a `guard` rule's deny, whatever its priority. */
+  bundle?: true;
+  /** A deny of a guard pack (agent-tamper, agent-secrets) that no bundle rule outranks. */
+  guard?: true;
 }
 
 export interface PackInfo {

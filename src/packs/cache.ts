@@ -294,7 +294,9 @@ function validRule(r: unknown): boolean {
     isStringOrNull(r['user_message']) &&
     isStringOrNull(r['agent_message']) &&
     isStringOrNull(r['additional_context']) &&
-    (r['tighten'] === undefined || r['tighten'] === true)
+    (r['tighten'] === undefined || r['tighten'] === true) &&
+    (r['bundle'] === undefined || r['bundle'] === true) &&
+    (r['guard'] === undefined || r['guard'] === true)
   );
 }
 

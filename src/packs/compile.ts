@@ -29,7 +29,18 @@ export interface PackSource {
    * keys and list entries, never change a value already there.
    */
   extendOnly?: boolean;
+  /**
+   * A signed bundle's pack (docs/pack-bundles.md): its rules rank as the person's own rules, but
+   * none can let through what a guard pack's deny (GUARD_PACKS) denies.
+   */
+  bundle?: boolean;
 }
+
+/**
+ * The builtin packs whose denies no bundle rule outranks, whatever its priority: what keeps the
+ * guard on and secrets unread (issue 21, route 7).
+ */
+export const GUARD_PACKS: ReadonlySet<string> = new Set(['agent-tamper', 'agent-secrets']);
 
 export interface CompileOptions {
   tier: Tier;
@@ -110,7 +121,9 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
       ids.add(l.rule.id);
       const untrustedAllow = src.tighten === true && l.rule.action === 'allow';
       if (untrustedAllow) problems.push({ ...ruleProblem(src, l, 'an "allow" rule is ignored until you trust the project\'s rules (buckler trust)'), severity: 'warning' });
-      const rule: CompiledRule = src.tighten === true && !untrustedAllow ? { ...l.rule, tighten: true } : l.rule;
+      let rule: CompiledRule = src.tighten === true && !untrustedAllow ? { ...l.rule, tighten: true } : l.rule;
+      if (src.bundle === true) rule = { ...rule, bundle: true };
+      else if (src.builtin && rule.action === 'deny' && GUARD_PACKS.has(rule.pack)) rule = { ...rule, guard: true };
       const state = untrustedAllow ? 'skipped_trust' : !enabled ? 'skipped_pack' : rule.tier === 'strict' && opts.tier !== 'strict' ? 'skipped_tier' : 'active';
       known.push({ rule, state, source: src.file });
       if (state !== 'active') continue;

@@ -27,6 +27,7 @@ function exampleInput(ex: RuleExample, loaded: LoadedRule): PolicyInput {
   // A plain command example keeps the rule's own tool and env conditions true.
   const tool = ex.tool_name ?? rule.tool_name ?? (ex.paths !== undefined ? 'Tool' : null);
   if (tool !== null) input.tool = ex.paths !== undefined ? { name: tool, paths: ex.paths } : { name: tool };
+  if (input.tool !== undefined && ex.tool_input !== undefined) input.tool.input = ex.tool_input;
   input.context = exampleContext(ex);
   const env = ex.env ?? rule.env;
   if (env !== null) input.env = { ...env };

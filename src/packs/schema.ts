@@ -27,6 +27,8 @@ export interface RuleExample {
   tmpdir?: string;
   /** A file-tool example: the paths the call touches (`tool_name` names the tool). */
   paths?: Array<{ path: string; access: 'read' | 'write' | 'delete' | 'metadata' }>;
+  /** A file-tool example's arguments as a harness gives them (`{ content: … }`: what `text_contains` reads). */
+  tool_input?: Record<string, unknown>;
 }
 
 /** The fake home directory and project root rule examples stand in, unless they say otherwise. */
@@ -68,7 +70,7 @@ const MARK_SHORTHANDS: Readonly<Record<string, { condition: string; mark: string
 };
 export const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case', 'words_contain',
-  'line_sets', 'positionals_min', 'positionals_any', 'script_from', 'unseen', 'unseen_file', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
+  'text_contains', 'line_sets', 'positionals_min', 'positionals_any', 'script_from', 'unseen', 'unseen_file', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
 ];
 export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location', 'link'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
@@ -392,13 +394,14 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
     for (const w of checked.warnings) warn([...path, k], w);
     m[k] = checked.flags;
   }
-  for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'words_contain', 'positionals_any', 'unseen_file', 'line_sets'] as const) {
+  for (const k of ['words_any', 'words_all', 'words_any_ignore_case', 'words_contain', 'text_contains', 'positionals_any', 'unseen_file', 'line_sets'] as const) {
     const x = v[k];
     if (x === undefined || x === null) continue;
-    if (!isStringList(x) || x.length === 0 || (k === 'words_contain' && x.some((w) => w === ''))) {
-      throw new RuleProblem(`"${k}" must be a non-empty list of ${k === 'words_contain' ? 'non-empty ' : ''}strings`, [...path, k]);
+    const contains = k === 'words_contain' || k === 'text_contains';
+    if (!isStringList(x) || x.length === 0 || (contains && x.some((w) => w === ''))) {
+      throw new RuleProblem(`"${k}" must be a non-empty list of ${contains ? 'non-empty ' : ''}strings`, [...path, k]);
     }
-    m[k] = k === 'words_any_ignore_case' || k === 'words_contain' ? x.map((w) => w.toLowerCase()) : x;
+    m[k] = k === 'words_any_ignore_case' || contains ? x.map((w) => w.toLowerCase()) : x;
   }
   const min = v['positionals_min'];
   if (min !== undefined && min !== null) {
@@ -583,7 +586,7 @@ function readExamples(v: unknown): LoadedRule['examples'] {
 
 function readExample(x: unknown, path: Path): RuleExample {
   if (typeof x === 'string') return { command: x };
-  if (!isObject(x)) throw new RuleProblem('an example must be a command or a mapping { command, tool_name, paths, env, trigger, cwd, home, project, tmpdir }', path);
+  if (!isObject(x)) throw new RuleProblem('an example must be a command or a mapping { command, tool_name, paths, tool_input, env, trigger, cwd, home, project, tmpdir }', path);
   const ex: RuleExample = {};
   for (const [k, val] of Object.entries(x)) {
     if (k === 'env') {
@@ -598,7 +601,10 @@ function readExample(x: unknown, path: Path): RuleExample {
         val.every((p) => isObject(p) && typeof p['path'] === 'string' && typeof p['access'] === 'string' && (ACCESS_KINDS as readonly string[]).includes(p['access']));
       if (!ok) throw new RuleProblem(`example "paths" must be a list of { path, access } (access: ${ACCESS_KINDS.join(', ')})`, [...path, k]);
       ex.paths = val as NonNullable<RuleExample['paths']>;
-    } else throw new RuleProblem(`unknown example field "${k}" (known: command, tool_name, paths, env, trigger, cwd, home, project, tmpdir)`, [...path, k]);
+    } else if (k === 'tool_input') {
+      if (!isObject(val)) throw new RuleProblem('example "tool_input" must be a mapping (the tool\'s arguments)', [...path, k]);
+      ex.tool_input = val;
+    } else throw new RuleProblem(`unknown example field "${k}" (known: command, tool_name, paths, tool_input, env, trigger, cwd, home, project, tmpdir)`, [...path, k]);
   }
   if (ex.trigger !== undefined && !(TRIGGERS as readonly string[]).includes(ex.trigger)) {
     throw new RuleProblem(`example "trigger" must be one of ${TRIGGERS.join(', ')}`, [...path, 'trigger']);

@@ -193,6 +193,8 @@ export function loadBundle(
     if (!src) continue;
     // Not the person's own config: its `programs:` may extend program data, never replace it.
     src.extendOnly = true;
+    // Its rules rank as the person's own, but none lets through what a guard pack denies.
+    src.bundle = true;
     const id = packId(c, src);
     const clash = taken.get(id) ?? (own.has(id) ? origin : undefined);
     if (clash !== undefined) {

@@ -15,7 +15,7 @@ import { type AnalyzeOptions, type Ctx, NO_STDIN, type Stdin, type StdinThunk, t
 import { Parser } from './parser.ts';
 import { type Producers, Provenance, withSources } from './provenance.ts';
 import { Runner } from './run.ts';
-import { StdinReader, redirFiles } from './stdin.ts';
+import { StdinReader, readsStdin, redirFiles } from './stdin.ts';
 import type { ShellCommand } from './types.ts';
 import { type ArgWord, MAX_ALTERNATIVES, type Vars, assignValue, expandWordInto } from './word-value.ts';
 import { COMMAND_COST, WORD_COST, WorkBudget } from './work.ts';
@@ -230,6 +230,11 @@ export class Analyzer implements Walker {
       if (first !== undefined) first.redirs = first.redirs === undefined ? files : [...first.redirs, ...files];
       else this.report(withCwd({ argv: [], dynamic: [], opaque: false, via: ctx.via.slice(), redirs: files }, ctx.vars));
     }
+    // `cat >> f <<EOF … EOF`, `tee f <<< TEXT`: the text it reads is what it writes (`text_contains`).
+    if (this.out.length > mark && cmd.redirs.some(readsText)) {
+      const s = stdin();
+      if (s?.kind === 'text') (this.out[mark] as ShellCommand).stdin_text = s.text;
+    }
     // `curl URL > x.sh`: the command wrote the redirection's target.
     this.prov.wroteBy(writes, mark);
     varEffects(this, this.assigned, args, cmd.words, ctx);
@@ -299,3 +304,6 @@ export function* alternativeArgvs(args: readonly ArgWord[], charge: () => void):
   }
   for (const m of partial) yield build(m);
 }
+
+/** A here-document or here-string on standard input (`<<EOF`, `<<<`). */
+const readsText = (r: Redir): boolean => readsStdin(r) && r.op !== '<';

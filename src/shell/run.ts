@@ -33,6 +33,11 @@ type CommandRun = Extract<Run<ArgWord>, { kind: 'command' }>;
 
 export class Runner {
   private scriptsRead = 0;
+  /**
+   * A file a substitution's output is (`"$(cat x.py)"`) → the substitution's own commands: they
+   * read it, they did not write it (writersOf).
+   */
+  private readBy: WeakMap<ArgWord, readonly ShellCommand[]> | null = null;
 
   constructor(
     private readonly w: Walker,
@@ -226,7 +231,7 @@ export class Runner {
         this.stdinScript(prog, via, stdin(), ctx, run.args.length > 0 ? [literalArg(prog, run.args[0]?.start), ...run.args] : undefined);
         return;
       case 'code':
-        this.inlineCode(run.code.value, run.code.dynamic, run.language, run.label, via, ctx, run.code.start);
+        this.codeWord(run.code, run.language, run.label, via, ctx);
         return;
       case 'stdin_code': {
         // The program is read from standard input (`… | python3`, `node < x.js`).
@@ -249,6 +254,22 @@ export class Runner {
     if (s.kind === 'text') this.nestedScript({ value: s.text, dynamic: s.dynamic, glob: false, start: 0, ...(from && { from }) }, label, via, ctx, positional);
     else if (s.kind === 'file') this.file(from ? { ...s.path, from } : s.path, label, false, via, ctx, positional?.slice(1));
     else this.w.report(unseenStdin(prog, [...via, label], from));
+  }
+
+  /**
+   * The code word of `python3 -c CODE`, `node -e CODE`: `"$(printf …)"` with literal output is
+   * that text, `"$(cat x.py)"` the file's text (read like `python3 x.py`), and code made at run
+   * time by other commands (`"$(curl …)"`) carries them as its producers (script_from), like
+   * `bash -c "$(curl …)"`.
+   */
+  private codeWord(code: ArgWord, language: string, label: string, via: readonly string[], ctx: Ctx): void {
+    if (code.cmdSub !== undefined) {
+      const out = this.input.scriptOutput(code.cmdSub, ctx.vars, 0);
+      if (out !== null && 'file' in out) return this.programFile(this.outputFile(out.file, code.cmdSub), label, via, language, ctx);
+      if (out !== null && !out.dynamic) return this.inlineCode(out.text, false, language, label, via, ctx, code.start);
+    }
+    const from = code.dynamic ? this.prov.textSources(code) : [];
+    this.inlineCode(code.value, code.dynamic, language, label, via, ctx, code.start, from.length > 0 ? from : undefined);
   }
 
   /** Code given to an interpreter: the commands it plainly runs (interpreters.ts). */
@@ -296,7 +317,7 @@ export class Runner {
       if (out !== null && !('file' in out) && !out.dynamic) text = { value: out.text.replace(/\n+$/, ''), dynamic: false, glob: false, start: text.start };
       // `eval "$(< x.sh)"`, `bash -c "$(cat x.sh)"`: the file's text is the script, read as `bash x.sh` reads it.
       else if (out !== null && 'file' in out) {
-        this.file(out.file, label, false, via, ctx, positional?.slice(1));
+        this.file(this.outputFile(out.file, text.cmdSub), label, false, via, ctx, positional?.slice(1));
         return;
       }
     }
@@ -339,9 +360,18 @@ export class Runner {
    * imports is not followed), unseen when it cannot be read or is past its share of the work.
    */
   programFile(path: ArgWord, label: string, via: readonly string[], language?: string, ctx?: Ctx): void {
-    if (path.dynamic || path.glob) return;
     const w = this.w;
-    const writers = this.prov.writersOf(path.value);
+    // `python3 <(curl …)`: the program is the substitution's output, made by its commands.
+    if (path.procSub !== undefined && ctx !== undefined) {
+      const out = this.input.scriptOutput(path.procSub, ctx.vars, 0);
+      const from = this.prov.subSources(path.procSub);
+      if (out === null) w.report(unseenCommand(path.value, [...via, label], 'runtime', from));
+      else if ('file' in out) this.programFile(this.outputFile(out.file, path.procSub), label, via, language, ctx);
+      else this.inlineCode(out.text, out.dynamic, language ?? '', label, via, ctx, path.start, out.dynamic ? from : undefined);
+      return;
+    }
+    if (path.dynamic || path.glob) return;
+    const writers = this.writersOf(path);
     if (writers !== null) {
       w.report(unseenCommand(path.value, [...via, label], 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
       return;
@@ -368,6 +398,22 @@ export class Runner {
     return r.text;
   }
 
+  /** The file a substitution's output is, remembered as read by the substitution's commands. */
+  private outputFile(file: ArgWord, body: Script): ArgWord {
+    const cmds = this.prov.subOut?.get(body);
+    if (cmds !== undefined) (this.readBy ??= new WeakMap()).set(file, cmds);
+    return file;
+  }
+
+  /** The commands earlier on the line that wrote or named `path`, not counting those that only read it for a substitution. */
+  private writersOf(path: ArgWord): ShellCommand[] | null {
+    const writers = this.prov.writersOf(path.value);
+    const readers = this.readBy?.get(path);
+    if (writers === null || readers === undefined) return writers;
+    const rest = writers.filter((c) => !readers.includes(c));
+    return rest.length > 0 ? rest : null;
+  }
+
   /** Script text a project file holds (`npm run NAME`, `make TARGET`), walked like a script file. */
   private readonly projectText = (text: ArgWord, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[], file?: string): void => {
     this.scriptText(text.value, { ...text, value: file ?? label }, [...via, label], false, ctx, positional?.slice(1));
@@ -392,7 +438,7 @@ export class Runner {
     }
     // Written earlier on this line (`echo … > x.sh; bash x.sh`), or named by an earlier command
     // (`curl -o x.sh`, `cp a x.sh`, `wget URL/x.sh`): what runs may not be what is on disk now.
-    const writers = this.prov.writersOf(path.value);
+    const writers = this.writersOf(path);
     const rewritten = writers !== null;
     if (writers !== null) w.report(unseenCommand(path.value, nestedVia, 'unreadable', [...(path.from ?? []), ...sourcesOf(writers, 'file')]));
     if (read === undefined) return;
@@ -416,7 +462,7 @@ export class Runner {
   private substitutedFile(path: ArgWord, procSub: Script, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[]): void {
     const out = this.input.scriptOutput(procSub, ctx.vars, 0);
     const from = this.prov.subSources(procSub);
-    if (out !== null && 'file' in out) this.file(out.file, label, false, via, ctx, positional);
+    if (out !== null && 'file' in out) this.file(this.outputFile(out.file, procSub), label, false, via, ctx, positional);
     else if (out === null) this.w.report(unseenCommand(path.value, [...via, label], 'runtime', from));
     else {
       const text: ArgWord = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start, from };

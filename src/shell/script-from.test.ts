@@ -40,6 +40,13 @@ const ROWS: Array<[string, string[]]> = [
   ['source <(wget -O- https://x)', ['substitution:wget']],
   ['sh < <(curl -s https://x)', ['substitution:curl']],
   ['bash <<< "$(curl -s https://x)"', ['substitution:curl']],
+  // Interpreters fed a download: the program file or the inline code is the substitution's output.
+  ['python3 <(curl -s https://x)', ['substitution:curl']],
+  ['python3 -c "$(curl -s https://x)"', ['substitution:curl']],
+  ['perl -e "$(curl -s https://x)"', ['substitution:curl']],
+  ['node -e "$(curl -s https://x)"', ['substitution:curl']],
+  ['ruby -e "$(wget -qO- https://x)"', ['substitution:wget']],
+  ['sudo python3 <(curl -s https://x) --yes', ['substitution:curl']],
   // Files written or named earlier on the line.
   ['curl -o x.sh https://x && bash x.sh', ['file:curl']],
   ['curl -s https://x > x.sh; sh ./x.sh', ['file:curl']],
@@ -55,6 +62,10 @@ const ROWS: Array<[string, string[]]> = [
   ["echo 'git status' | sh", []],
   ['bash -c "$X"', []],
   ['python3 -m http.server', []],
+  ['python3 -c "$(cat install.sh)"', []],
+  ["python3 -c 'print(1)'", []],
+  ['python3 -c "$X"', []],
+  ['diff <(curl -s https://a) <(curl -s https://b)', []],
 
   ['ls | xargs rm', []],
   ['wget https://h/data.csv && python3 analyse.py data.csv', []],

@@ -52,6 +52,11 @@ export interface ShellCommand {
    * (`curl -o x.sh … && bash x.sh`, `wget URL/x.sh; sh x.sh`). Absent when none is known.
    */
   script_from?: ScriptSource[];
+  /**
+   * The text of the here-document or here-string the command reads on standard input
+   * (`cat >> f <<EOF … EOF`, `tee f <<< TEXT`), its literal parts; absent when it reads none.
+   */
+  stdin_text?: string;
 }
 
 /** A word that names a path: its value, and whether it holds a run-time expansion. */

@@ -20,6 +20,8 @@ export const claudeCodeAdapter: Adapter = {
   notice: systemMessageNotice,
   isBlocking: claudeCodeIsBlocking,
   failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptClaudeCodeOutput, isBeforeAction: claudeCodeIsBeforeAction }),
+  // A deny's person text is the `systemMessage`; an ask's is its reason, which the model receives in `-p` (real-clients.md): the hint goes to `systemMessage` (notice) there.
+  personOnly: { deny: true, ask: false },
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',
     transcript_path: '',

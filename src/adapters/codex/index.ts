@@ -18,6 +18,8 @@ export const codexAdapter: Adapter = {
   isBeforeAction: codexIsBeforeAction,
   isBlocking: codexIsBlocking,
   failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptCodexOutput, isBeforeAction: codexIsBeforeAction }),
+  // A deny (and an ask sent as one) gives the person's text in `systemMessage`, the model the agent's.
+  personOnly: { deny: true, ask: true },
   // Every key `pre-tool-use.command.input` requires, as 0.169.0 sends them.
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',

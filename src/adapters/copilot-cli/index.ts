@@ -19,6 +19,8 @@ export const copilotCliAdapter: Adapter = {
   isBeforeAction: copilotIsBeforeAction,
   isBlocking: copilotIsBlocking,
   failureReply: failureReplyOf({ eventField: COPILOT_EVENT_FIELD, adaptOutput: adaptCopilotOutput, isBeforeAction: copilotIsBeforeAction }),
+  // A deny's reason is the agent's text (the person's is not sent); an ask's reason is what the model reads in `-p` ("Denied by preToolUse hook (unable to ask user for confirmation): R").
+  personOnly: { deny: true, ask: false },
   // A native preToolUse as the adapter sees it: with the `hookName` the driver adds from
   // `--event`, so the self-test reads the same whether or not the command passes --event.
   selfTestEvent: (command, cwd) => ({

@@ -16,6 +16,8 @@ export const cursorAdapter: Adapter = {
   isBeforeAction: cursorIsBeforeAction,
   isBlocking: cursorIsBlocking,
   failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptCursorOutput, isBeforeAction: cursorIsBeforeAction }),
+  // Cursor's `user_message` is shown to the person; the agent reads `agent_message`.
+  personOnly: { deny: true, ask: true },
   selfTestEvent: (command, cwd) => ({
     conversation_id: 'buckler-doctor',
     generation_id: 'buckler-doctor',

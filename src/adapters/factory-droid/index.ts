@@ -20,6 +20,8 @@ export const factoryDroidAdapter: Adapter = {
   isBeforeAction: droidIsBeforeAction,
   isBlocking: droidIsBlocking,
   failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptDroidOutput, isBeforeAction: droidIsBeforeAction }),
+  // PreToolUse deny: the person's text is the `systemMessage`, the model reads the agent's reason.
+  personOnly: { deny: true, ask: true },
   // The keys 0.225.2 sends with a PreToolUse (captured, fixtures/PreToolUse.input.json).
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',

@@ -20,6 +20,8 @@ export const geminiCliAdapter: Adapter = {
   notice: systemMessageNotice,
   isBlocking: geminiIsBlocking,
   failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptGeminiOutput, isBeforeAction: geminiIsBeforeAction }),
+  // BeforeTool: the person's text is the `systemMessage`, the model reads the agent's reason.
+  personOnly: { deny: true, ask: true },
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',
     transcript_path: '',

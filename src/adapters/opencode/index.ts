@@ -20,6 +20,8 @@ export const opencodeAdapter: Adapter = {
   isBeforeAction: opencodeIsBeforeAction,
   isBlocking: opencodeIsBlocking,
   failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptOpencodeOutput, isBeforeAction: opencodeIsBeforeAction }),
+  // A deny throws the agent's text; an ask (sent as a deny) throws one error that both the model and the person read.
+  personOnly: { deny: true, ask: false },
   // What the plugin sends for OpenCode's `tool.execute.before` of a `bash` call.
   selfTestEvent: (command, cwd) => ({
     hook_event_name: 'tool.execute.before',

@@ -19,6 +19,8 @@ export const qwenCodeAdapter: Adapter = {
   isBeforeAction: qwenIsBeforeAction,
   isBlocking: qwenIsBlocking,
   failureReply: failureReplyOf({ eventField: 'hook_event_name', adaptOutput: adaptQwenOutput, isBeforeAction: qwenIsBeforeAction }),
+  // PreToolUse deny: the person's text is the `systemMessage`, the model reads the agent's reason.
+  personOnly: { deny: true, ask: true },
   // The keys 0.24.4 sends with a PreToolUse (captured, fixtures/PreToolUse.input.json).
   selfTestEvent: (command, cwd) => ({
     session_id: 'buckler-doctor',

@@ -12,7 +12,7 @@ import { recordsEveryDecision } from '../../audit/defaults.ts';
 import type { LoadedPolicy } from '../../packs/runtime.ts';
 import { DamagedCacheError } from '../../packs/cache.ts';
 import { actionContext } from '../action-context.ts';
-import type { AllowOnceUse } from '../allow-apply.ts';
+import type { AllowOnceUse, PersonHint } from '../allow-apply.ts';
 import { rulesProject } from '../project.ts';
 import type { Deadline } from './deadline.ts';
 import { failureResult, type Progress } from './failure-reply.ts';
@@ -115,9 +115,13 @@ async function decideEvent(req: DecideRequest, svc: DecideServices, got: Progres
     got.input = input;
     evaluated = await evaluateEvent(input, loaded, req.env, svc);
   }
-  const { allowOnce } = evaluated;
+  const { allowOnce, hint } = evaluated;
   const output = withStrictReadingNote(evaluated.output, loaded.config.strict_reading);
-  const result: HookResult = { adapter, reply: adapter.adaptOutput(output, raw), output, input, loaded };
+  // The `buckler allow …` hint goes only where the person alone reads it (Adapter.personOnly):
+  // else through the harness's person-only notice, else nowhere (`buckler log` shows it).
+  const hidden = hint !== undefined && (output.decision === 'deny' || output.decision === 'ask') && !adapter.personOnly[output.decision];
+  const reply = hidden ? adapter.adaptOutput(withStrictReadingNote(hint.bare, loaded.config.strict_reading), raw) : adapter.adaptOutput(output, raw);
+  const result: HookResult = { adapter, reply: hidden && adapter.notice ? adapter.notice(reply, hint.text) : reply, output, input, loaded };
   if (project !== undefined) result.project = project;
   if (allowOnce) result.allowOnce = allowOnce;
   // Rules dropped at load guard nothing: say so where the person sees it (never blocks).
@@ -126,7 +130,7 @@ async function decideEvent(req: DecideRequest, svc: DecideServices, got: Progres
 }
 
 /** The policy's decision, and an allow-once entry's, if one lets a deny or an ask through. */
-async function evaluateEvent(input: PolicyInput, loaded: LoadedPolicy, env: HookEnv, svc: DecideServices): Promise<{ output: PolicyOutput; allowOnce?: AllowOnceUse }> {
+async function evaluateEvent(input: PolicyInput, loaded: LoadedPolicy, env: HookEnv, svc: DecideServices): Promise<{ output: PolicyOutput; allowOnce?: AllowOnceUse; hint?: PersonHint }> {
   // Every decision is recorded (audit_log = true): its paths are listed now, for the record.
   const output = recordsEveryDecision(loaded.config.audit_log) ? svc.deps.evaluate(input, loaded.policy, { paths: true }) : svc.deps.evaluate(input, loaded.policy);
   // Allow-once entries can only matter for a deny or an ask before an action: only then is
