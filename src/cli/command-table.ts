@@ -224,6 +224,36 @@ uses it, and rebuilds it).`,
     notes: 'Exit codes: 0 no errors (warnings may be listed), 1 errors found, 2 bad arguments.',
   },
   {
+    name: 'scan',
+    module: 'scan',
+    summary: 'decide what a repository would run (scripts, CI, Dockerfiles, git hooks)',
+    effect: 'reads-only',
+    operands: 'some',
+    complete: 'files',
+    usage: ['buckler scan [DIR|FILE] [--format text|sarif] [--fail-on error|warning|note]', '             [--packs ID[,ID…]] [--tier T] [--packs-dir DIR] [--rules-dir DIR] [--config FILE]'],
+    about: `Reads what a repository would run, with the readers the hook uses: package.json scripts,
+Makefile recipes, shell scripts (*.sh, *.bash, a sh or bash #! line), GitHub Actions run: steps
+(.github/workflows/*.yml), GitLab CI before_script/script/after_script (.gitlab-ci.yml),
+Dockerfile RUN lines (shell and exec form) and git hooks (.githooks/, .husky/). Each is decided
+as a hook decides what an agent runs there: the same packs, rules.d, config.toml and tier, and
+the repository's .buckler/rules.d, trusted or not as 'buckler trust' left it. A finding is a
+line an agent would be denied (error), asked about (warning) or nudged on (note) if it ran it
+here, with its rule, file, line, column and reason. .git and node_modules are not read.`,
+    options: [
+      { name: '--format', value: 'FORMAT', choices: ['text', 'sarif'], help: 'text (default) or sarif (SARIF 2.1.0, for code-scanning services)', effect: 'reads-only' },
+      { name: '--fail-on', value: 'LEVEL', choices: ['error', 'warning', 'note'], help: 'the least finding that makes the exit code 1 (default: error, a deny)', effect: 'reads-only' },
+      { name: '--packs', value: 'IDS', help: 'decide with the rules of these packs only (comma-separated ids)', effect: 'reads-only' },
+      TIER,
+      ...POLICY_DIRS,
+    ],
+    notes: `  buckler scan                          the current directory
+  buckler scan --format sarif . > buckler.sarif
+  buckler scan --packs agent-git,agent-fs --fail-on warning
+
+Exit codes: 0 no finding at --fail-on's level or above, 1 one or more, 2 a usage error or a file
+that cannot be read (too large, not valid JSON or YAML).`,
+  },
+  {
     name: 'hooks',
     module: 'hooks',
     summary: 'merge|strip|status Buckler in a harness config',
