@@ -8,6 +8,7 @@
 import type { Decision, PolicyInput, PolicyOutput } from '../../core/contract.ts';
 import { evaluate } from '../../core/evaluate.ts';
 import type { CompiledPolicy } from '../../core/policy.ts';
+import type { Command, Script } from '../../shell/ast.ts';
 import { Parser } from '../../shell/parser.ts';
 import { positionOf, type ScriptPiece } from '../../shell/script-formats/piece.ts';
 
@@ -38,16 +39,47 @@ export interface Place {
   options: (cwd: string) => Parameters<typeof evaluate>[2];
 }
 
-/** The top-level commands of `text` ([start, end) offsets), or null when it does not parse. */
-export function statements(text: string): Array<[number, number]> | null {
-  let script;
+/** The parsed text, or null when it does not parse. */
+function parse(text: string): Script | null {
   try {
-    script = Parser.parse(text, 0, { maxDepth: 8, maxNesting: 64, nesting: 0 }, 0);
+    return Parser.parse(text, 0, { maxDepth: 8, maxNesting: 64, nesting: 0 }, 0);
   } catch {
     return null;
   }
+}
+
+/** The top-level commands of `text` ([start, end) offsets: each up to the next), or null when it does not parse. */
+export function statements(text: string): Array<[number, number]> | null {
+  const script = parse(text);
+  if (script === null) return null;
   const starts = script.items.map((i) => i.andOr.pipelines[0]?.commands[0]?.start ?? 0);
   return starts.map((s, k) => [s, k + 1 < starts.length ? (starts[k + 1] as number) : text.length]);
+}
+
+/**
+ * The pipelines inside one statement, compound commands and functions opened ([start, end)
+ * offsets of `text`): where in a statement its finding is, when the statement has several.
+ */
+export function pipelines(text: string): Array<[number, number]> {
+  const script = parse(text);
+  const out: Array<[number, number]> = [];
+  const command = (c: Command): void => {
+    if (c.type === 'compound') c.bodies.forEach(list);
+    else if (c.type === 'function') command(c.body);
+  };
+  const list = (s: Script): void => {
+    for (const item of s.items) {
+      for (const p of item.andOr.pipelines) {
+        const first = p.commands[0];
+        const last = p.commands[p.commands.length - 1];
+        if (first === undefined || last === undefined) continue;
+        if (p.commands.length === 1 && first.type !== 'simple') command(first);
+        else out.push([first.start, last.end]);
+      }
+    }
+  };
+  if (script !== null) list(script);
+  return out;
 }
 
 function ruleOf(out: PolicyOutput): string {
@@ -70,14 +102,30 @@ export function decidePiece(piece: ScriptPiece, file: string, cwd: string, polic
   const parts = statements(piece.text);
   if (parts === null || parts.length <= 1) {
     const start = parts?.[0]?.[0] ?? piece.text.length - piece.text.trimStart().length;
-    return [finding(whole, start, piece.text.slice(start))];
+    return parts === null ? [finding(whole, start, piece.text.slice(start))] : within(piece.text.slice(start), start, whole);
   }
   const out: Finding[] = [];
   for (const [s, e] of parts) {
     const text = piece.text.slice(s, e);
     const one = decide(text);
-    if (LEVEL[one.decision] !== null) out.push(finding(one, s, text));
+    if (LEVEL[one.decision] === null) continue;
+    out.push(...within(text, s, one));
   }
   return out.length > 0 ? out : [finding(whole, parts[0]?.[0] ?? 0, piece.text.slice(parts[0]?.[0] ?? 0))];
-}
 
+  /**
+   * A flagged statement's own findings: each pipeline in it that is flagged alone (one that does
+   * not parse alone, a here-document cut off, is not taken); else the statement itself.
+   */
+  function within(text: string, base: number, one: PolicyOutput): Finding[] {
+    const inner = pipelines(text);
+    const found: Finding[] = [];
+    if (inner.length > 1) {
+      for (const [s, e] of inner) {
+        const sub = decide(text.slice(s, e));
+        if (LEVEL[sub.decision] !== null && sub.error === undefined) found.push(finding(sub, base + s, text.slice(s, e)));
+      }
+    }
+    return found.length > 0 ? found : [finding(one, base, text)];
+  }
+}

@@ -31,7 +31,7 @@ export function kindByName(rel: string): InputKind | 'maybe-shell' | null {
   const parent = parts.length >= 2 ? parts[parts.length - 2] : undefined;
   if (base === 'package.json') return 'package-json';
   if (MAKEFILES.includes(base) || base.endsWith('.mk')) return 'makefile';
-  if (parts.length === 3 && parts[0] === '.github' && parts[1] === 'workflows' && /\.ya?ml$/.test(base)) return 'github-actions';
+  if (parts[parts.length - 3] === '.github' && parent === 'workflows' && /\.ya?ml$/.test(base)) return 'github-actions';
   if (/(^|\.)gitlab-ci\.ya?ml$/.test(base)) return 'gitlab-ci';
   if (/^(Dockerfile|Containerfile)(\..+)?$/.test(base) || /\.(dockerfile|Dockerfile)$/.test(base)) return 'dockerfile';
   if (parent !== undefined && HOOK_FOLDERS.includes(parent) && (!base.includes('.') || base.endsWith('.sh'))) return 'git-hook';
