@@ -36,7 +36,7 @@ function sarifValidator(): ReturnType<Ajv['compile']> {
   ajv.addFormat('uri', (s: string) => URL.canParse(s));
   ajv.addFormat('uri-reference', (s: string) => URL.canParse(s, 'file:///'));
   ajv.addFormat('date-time', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
-  return ajv.compile({ $id: id, ...rest });
+  return ajv.compile({ $id: id as string, ...rest });
 }
 
 // Each fixture: the findings it must give (its look-alikes give none), and the exit code.

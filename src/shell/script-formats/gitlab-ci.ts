@@ -9,6 +9,9 @@ import type { YamlScript } from './github-actions.ts';
 /** The keys whose lines a job runs. */
 export const GITLAB_SCRIPT_KEYS: readonly string[] = ['before_script', 'script', 'after_script'];
 
+/** Top-level keywords that are not jobs (`default:` is read: its scripts run in every job). */
+export const GITLAB_GLOBAL_KEYWORDS: readonly string[] = ['stages', 'variables', 'include', 'workflow', 'image', 'services', 'cache', 'spec'];
+
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -21,7 +24,7 @@ export function gitlabScripts(doc: unknown): YamlScript[] {
   };
   for (const key of GITLAB_SCRIPT_KEYS) lines(doc[key], [key], `top-level ${key}`);
   for (const [name, job] of Object.entries(doc)) {
-    if (!isObject(job)) continue;
+    if (!isObject(job) || GITLAB_GLOBAL_KEYWORDS.includes(name)) continue;
     for (const key of GITLAB_SCRIPT_KEYS) lines(job[key], [name, key], `${name === 'default' ? 'default' : `job ${name}`} ${key}`);
   }
   return out;
