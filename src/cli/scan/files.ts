@@ -23,6 +23,8 @@ export const SKIPPED_FOLDERS: readonly string[] = ['.git', 'node_modules'];
 export const MAX_FILES = 100_000;
 
 const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'];
+/** Endings of documents about a file (`Dockerfile.md`), not the file. */
+const DOCUMENTS = /\.(md|markdown|txt|rst|adoc|html)$/i;
 
 /** The kind of input a file is by its path alone; 'maybe-shell' when only its `#!` line can tell. */
 export function kindByName(rel: string): InputKind | 'maybe-shell' | null {
@@ -33,7 +35,7 @@ export function kindByName(rel: string): InputKind | 'maybe-shell' | null {
   if (MAKEFILES.includes(base) || base.endsWith('.mk')) return 'makefile';
   if (parts[parts.length - 3] === '.github' && parent === 'workflows' && /\.ya?ml$/.test(base)) return 'github-actions';
   if (/(^|\.)gitlab-ci\.ya?ml$/.test(base)) return 'gitlab-ci';
-  if (/^(Dockerfile|Containerfile)(\..+)?$/.test(base) || /\.(dockerfile|Dockerfile)$/.test(base)) return 'dockerfile';
+  if ((/^(Dockerfile|Containerfile)(\..+)?$/.test(base) && !DOCUMENTS.test(base)) || /\.(dockerfile|Dockerfile)$/.test(base)) return 'dockerfile';
   if (parent !== undefined && HOOK_FOLDERS.includes(parent) && (!base.includes('.') || base.endsWith('.sh'))) return 'git-hook';
   if (SHELL_SCRIPT_ENDINGS.some((e) => base.endsWith(e))) return 'shell-script';
   if (!base.includes('.')) return 'maybe-shell';
