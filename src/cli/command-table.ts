@@ -180,7 +180,7 @@ follows from its commands'.`,
     effect: 'reads-only',
     operands: 'some',
     complete: 'files',
-    usage: ['buckler test [--packs-dir DIR] [--rules-dir DIR] [--config FILE]', '             [--project DIR] [--trust-project] FILE…'],
+    usage: ['buckler test [--packs-dir DIR] [--rules-dir DIR] [--config FILE]', '             [--project DIR] [--trust-project] [--json] [--junit FILE] FILE…'],
     about: `Runs policy test cases: each case is a command line (or a harness event) and the decision,
 and optionally the rule, it must get, decided as a hook decides it. For CI on a policy kept in
 a repository (docs/testing-policy.md).
@@ -198,6 +198,8 @@ a repository (docs/testing-policy.md).
       ...POLICY_DIRS,
       { name: '--project', value: 'DIR', help: 'cases that do not say where they stand stand in DIR, and its\n.buckler/rules.d loads (default: the current directory\'s project\nwhen it has .buckler/rules.d; else /home/dev/project)', effect: 'reads-only' },
       { name: '--trust-project', help: "take project rules as trusted for this run (a repository's CI\ntesting its own rules); without it they are untrusted, as on a\nfresh clone: they can only tighten. The trust store is neither\nread nor written.", effect: 'reads-only' },
+      { name: '--json', help: 'the outcome as one JSON object: ok, total, failed, and each case with\nits file, line, name, expected and got', effect: 'reads-only' },
+      { name: '--junit', value: 'FILE', help: 'also write the outcome to FILE as JUnit XML (for CI test reports)', effect: 'changes-state' },
     ],
     notes: 'Exit codes: 0 every case passed, 1 a case failed, 2 a file or an argument is wrong.',
   },
@@ -207,7 +209,7 @@ a repository (docs/testing-policy.md).
     summary: 'check packs and user rules; exit 1 on errors',
     effect: 'reads-only',
     operands: 'none',
-    usage: ['buckler validate [--packs-dir DIR] [--rules-dir DIR] [--config FILE] [--project DIR]'],
+    usage: ['buckler validate [--packs-dir DIR] [--rules-dir DIR] [--config FILE] [--project DIR] [--json]'],
     about: `Checks the builtin packs, your packs (rules.d), installed signed pack bundles, config.toml and
 the current project's rules (.buckler/rules.d, docs/project-rules.md: which loaded, and which
 are ignored until you trust them), and runs every rule's examples. Each problem is listed as  file:line rule pack/rule: what is wrong.
@@ -220,8 +222,39 @@ uses it, and rebuilds it).`,
       { name: '--config', value: 'FILE', help: 'config file to check (default: config.toml in the config directory)', effect: 'reads-only' },
       { name: '--project', value: 'DIR', help: "the project whose .buckler/rules.d to check (default: the current\ndirectory's, as a hook there would find it)", effect: 'reads-only' },
       { name: '--rules', help: 'also list every active rule with its pack and source (builtin, user,\nor the signed bundle it came from) and every refused bundle', effect: 'reads-only' },
+      { name: '--json', help: 'the problems as one JSON object: ok, counts, and each problem with its\nseverity, file, line, rule and message', effect: 'reads-only' },
     ],
     notes: 'Exit codes: 0 no errors (warnings may be listed), 1 errors found, 2 bad arguments.',
+  },
+  {
+    name: 'scan',
+    module: 'scan',
+    summary: 'decide what a repository would run (scripts, CI, Dockerfiles, git hooks)',
+    effect: 'reads-only',
+    operands: 'some',
+    complete: 'files',
+    usage: ['buckler scan [DIR|FILE] [--format text|sarif] [--fail-on error|warning|note]', '             [--packs ID[,ID…]] [--tier T] [--packs-dir DIR] [--rules-dir DIR] [--config FILE]'],
+    about: `Reads what a repository would run, with the readers the hook uses: package.json scripts,
+Makefile recipes, shell scripts (*.sh, *.bash, a sh or bash #! line), GitHub Actions run: steps
+(.github/workflows/*.yml), GitLab CI before_script/script/after_script (.gitlab-ci.yml),
+Dockerfile RUN lines (shell and exec form) and git hooks (.githooks/, .husky/). Each is decided
+as a hook decides what an agent runs there: the same packs, rules.d, config.toml and tier, and
+the repository's .buckler/rules.d, trusted or not as 'buckler trust' left it. A finding is a
+line an agent would be denied (error), asked about (warning) or nudged on (note) if it ran it
+here, with its rule, file, line, column and reason. .git and node_modules are not read.`,
+    options: [
+      { name: '--format', value: 'FORMAT', choices: ['text', 'sarif'], help: 'text (default) or sarif (SARIF 2.1.0, for code-scanning services)', effect: 'reads-only' },
+      { name: '--fail-on', value: 'LEVEL', choices: ['error', 'warning', 'note'], help: 'the least finding that makes the exit code 1 (default: error, a deny)', effect: 'reads-only' },
+      { name: '--packs', value: 'IDS', help: 'decide with the rules of these packs only (comma-separated ids)', effect: 'reads-only' },
+      TIER,
+      ...POLICY_DIRS,
+    ],
+    notes: `  buckler scan                          the current directory
+  buckler scan --format sarif . > buckler.sarif
+  buckler scan --packs agent-git,agent-fs --fail-on warning
+
+Exit codes: 0 no finding at --fail-on's level or above, 1 one or more, 2 a usage error or a file
+that cannot be read (too large, not valid JSON or YAML).`,
   },
   {
     name: 'hooks',

@@ -29,6 +29,7 @@ export const LOADERS: Record<ModuleCommand, () => Promise<{ run: CommandRun }>> 
   explain: () => import('./explain.ts'),
   test: () => import('./policy-test.ts'),
   validate: () => import('./validate.ts'),
+  scan: () => import('./scan.ts'),
   hooks: () => import('./hooks.ts'),
   paths: () => import('./paths.ts'),
   log: () => import('./log.ts'),

@@ -17,6 +17,7 @@ import { lineFor, type LineMap } from '../packs/problems.ts';
 import { projectRulesDir } from '../packs/project-rules.ts';
 import { loadPolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
 import { parseCommand, type Parsed } from './args.ts';
+import { junitXml, type CaseResult } from './policy-test-report.ts';
 import { showHelp } from './show-help.ts';
 import type { CliIO } from './io.ts';
 import { processPaths, processUid } from './process-paths.ts';
@@ -71,32 +72,56 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const files = await readCaseFiles(positionals, standing, io);
   if (files === null) return 2;
 
-  const policyFor = policyCache(values, io);
+  const json = values.json === true;
+  const junit = values.junit as string | undefined;
+  if (junit === '') {
+    io.err(`buckler test: --junit needs a file (see 'buckler test --help')\n`);
+    return 2;
+  }
+  // What the run says about where project rules come from: a line of the text, a note of the JSON.
+  const notes: string[] = [];
+  const policyFor = policyCache(values, io, (line) => (json ? notes.push(line) : io.out(`${line}\n`)));
 
-  let failed = 0;
-  let total = 0;
+  const results: CaseResult[] = [];
   for (const { file, cases } of files) {
     for (const c of cases) {
-      total++;
-      const out = evaluate(c.input, await policyFor(c.tier, c.project));
+      const policy = await policyFor(c.tier, c.project);
+      const started = Date.now();
+      const out = evaluate(c.input, policy);
       const ok = out.decision === c.decision && (c.rule === undefined || out.rule === c.rule);
       const where = `${file}${c.line !== undefined ? `:${c.line}` : ''}`;
+      let why: string | undefined;
+      if (!ok && c.input.shell) {
+        const at = c.project !== undefined ? ` --project ${shellArg(c.project)} --cwd ${shellArg(c.input.shell.cwd ?? c.project)}` : '';
+        why = `buckler explain${c.tier ? ` --tier ${c.tier}` : ''}${at} ${shellArg(c.input.shell.command)}`;
+      }
+      const result: CaseResult = { file, line: c.line ?? null, name: c.name, ok, expected: { decision: c.decision, ...(c.rule === undefined ? {} : { rule: c.rule }) }, got: { decision: out.decision, rule: out.rule }, ms: Date.now() - started, ...(why === undefined ? {} : { why }) };
+      results.push(result);
+      if (json) continue;
       if (ok) {
         io.out(`ok    ${where}  ${c.name}\n`);
         continue;
       }
-      failed++;
       const want = `${c.decision}${c.rule === undefined ? '' : `  ${c.rule ?? '(no rule)'}`}`;
       const got = `${out.decision}${c.rule === undefined ? '' : `  ${out.rule ?? '(no rule)'}`}`;
       const lines = [`FAIL  ${where}  ${c.name}`, `  - expected  ${want}`, `  + got       ${got}`];
-      if (c.input.shell) {
-        const where = c.project !== undefined ? ` --project ${shellArg(c.project)} --cwd ${shellArg(c.input.shell.cwd ?? c.project)}` : '';
-        lines.push(`  why: buckler explain${c.tier ? ` --tier ${c.tier}` : ''}${where} ${shellArg(c.input.shell.command)}`);
-      }
+      if (why !== undefined) lines.push(`  why: ${why}`);
       io.out(`${lines.join('\n')}\n`);
     }
   }
-  io.out(`${failed === 0 ? 'ok' : 'failed'}: ${total} case${total === 1 ? '' : 's'}, ${failed} failed\n`);
+  const total = results.length;
+  const failed = results.filter((r) => !r.ok).length;
+  if (junit !== undefined) {
+    const target = path.resolve(io.cwd, junit);
+    try {
+      fs.writeFileSync(target, junitXml(results, [...new Set(files.map((f) => f.file))]));
+    } catch (e) {
+      io.err(`buckler test: cannot write ${junit} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+      return 2;
+    }
+  }
+  if (json) io.out(`${JSON.stringify({ ok: failed === 0, total, failed, cases: results, ...(notes.length > 0 ? { notes } : {}) })}\n`);
+  else io.out(`${failed === 0 ? 'ok' : 'failed'}: ${total} case${total === 1 ? '' : 's'}, ${failed} failed\n`);
   return failed === 0 ? 0 : 1;
 }
 
@@ -121,7 +146,7 @@ async function readCaseFiles(names: string[], standing: Standing, io: CliIO): Pr
 }
 
 /** The policy for each tier and project the cases stand in, loaded once each. */
-function policyCache(values: Parsed['values'], io: CliIO): (tier: Tier | null, project: string | undefined) => Promise<CompiledPolicy> {
+function policyCache(values: Parsed['values'], io: CliIO, note: (line: string) => void): (tier: Tier | null, project: string | undefined) => Promise<CompiledPolicy> {
   const opts: RuntimeOptions = { examples: false, uid: processUid() };
   const trust = values['trust-project'] === true ? 'trusted' : 'untrusted';
   for (const [key, name] of [['packsDir', 'packs-dir'], ['rulesDir', 'rules-dir'], ['configFile', 'config']] as const) {
@@ -145,8 +170,8 @@ function policyCache(values: Parsed['values'], io: CliIO): (tier: Tier | null, p
       const state = report.sources.find((s) => s.source === 'project')?.project;
       if (state !== undefined && !described.has(state.root)) {
         described.add(state.root);
-        io.out(
-          `project rules: ${projectRulesDir(state.root)}: ${state.trusted ? 'taken as trusted for this run (--trust-project): they count like your own rules' : "untrusted, as on a fresh clone: deny/ask/nudge rules can only tighten, allow rules and programs: are ignored (--trust-project tests them as trusted)"}\n`,
+        note(
+          `project rules: ${projectRulesDir(state.root)}: ${state.trusted ? 'taken as trusted for this run (--trust-project): they count like your own rules' : "untrusted, as on a fresh clone: deny/ask/nudge rules can only tighten, allow rules and programs: are ignored (--trust-project tests them as trusted)"}`,
         );
       }
       policies.set(key, (p = report.policy));

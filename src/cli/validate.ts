@@ -10,7 +10,7 @@ import type { CompiledRule } from '../core/policy.ts';
 import path from 'node:path';
 import { packageRoot } from '../paths.ts';
 import { formatProblem } from '../packs/problems.ts';
-import { checkRuntimeCache, loadPolicyReport, type CacheCheck, type RuntimeOptions } from '../packs/runtime.ts';
+import { checkRuntimeCache, loadPolicyReport, type CacheCheck, type PolicyReport, type RuntimeOptions } from '../packs/runtime.ts';
 import { parseCommand } from './args.ts';
 import { showHelp } from './show-help.ts';
 import type { CliIO } from './io.ts';
@@ -51,9 +51,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   };
   const errors = report.problems.filter((p) => p.severity === 'error');
   const warnings = report.problems.filter((p) => p.severity === 'warning');
+  const cacheBad = cache !== undefined && (cache.state === 'damaged' || cache.state === 'unsafe');
+  if (values.json) {
+    io.out(`${JSON.stringify(jsonReport(report, cache, cacheBad, display))}\n`);
+    return errors.length > 0 || cacheBad ? 1 : 0;
+  }
   for (const p of errors) io.out(`error: ${formatProblem(p, display)}\n`);
   for (const p of warnings) io.out(`warning: ${formatProblem(p, display)}\n`);
-  const cacheBad = cache !== undefined && (cache.state === 'damaged' || cache.state === 'unsafe');
   if (cache) io.out(`${cacheLine(cache)}\n`);
   const projectSrc = report.sources.find((s) => s.source === 'project');
   if (projectSrc?.project !== undefined) {
@@ -94,6 +98,40 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       `(${report.policy.rules.length} active in tier ${report.policy.tier}); ${plural(errors.length + (cacheBad ? 1 : 0), 'error')}, ${plural(warnings.length, 'warning')}\n`,
   );
   return errors.length > 0 || cacheBad ? 1 : 0;
+}
+
+/** One problem, machine-readable: `buckler validate --json`. */
+export interface JsonProblem {
+  severity: 'error' | 'warning';
+  /** As shown in the text report: relative to the current directory or to Buckler's package when under it. */
+  file: string;
+  line: number | null;
+  rule: string | null;
+  message: string;
+}
+
+/**
+ * `buckler validate --json`: one JSON object, `ok` (what the exit code says), every problem
+ * (errors first, then warnings; a damaged or unsafe hook cache is an error of its file), and
+ * the counts the text report ends with.
+ */
+function jsonReport(report: PolicyReport, cache: CacheCheck | undefined, cacheBad: boolean, display: (f: string) => string): object {
+  const problems: JsonProblem[] = [...report.problems]
+    .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1))
+    .map((p) => ({ severity: p.severity, file: display(p.file), line: p.line ?? null, rule: p.rule ?? null, message: p.message }));
+  if (cache !== undefined && cacheBad) problems.splice(problems.filter((p) => p.severity === 'error').length, 0, { severity: 'error', file: cache.file, line: null, rule: null, message: cacheLine(cache).replace(/^error: cache: [^:]*: /, '') });
+  const count = (s: string): number => problems.filter((p) => p.severity === s).length;
+  return {
+    ok: count('error') === 0,
+    errors: count('error'),
+    warnings: count('warning'),
+    files: report.files.length,
+    checked: report.checked,
+    active: report.policy.rules.length,
+    tier: report.policy.tier,
+    problems,
+    ...(cache !== undefined ? { cache: { file: cache.file, state: cache.state } } : {}),
+  };
 }
 
 function cacheLine(c: CacheCheck): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeRecipes, recipeShell } from './makefile.ts';
+import { makefilePieces, makeRecipes, recipeShell } from './makefile.ts';
 
 const MK = [
   'CC ?= cc',
@@ -80,5 +80,28 @@ describe('recipeShell', () => {
     ['echo $(call f,$(x),(y))', 'echo ${__make}'],
   ])('%j → %j', (line, want) => {
     expect(recipeShell(line)).toBe(want);
+  });
+});
+
+describe('makefilePieces: every recipe line of every rule, where it stands', () => {
+  it('recipes of all targets, both branches, inline ones; not define bodies or variables', () => {
+    const pieces = makefilePieces(MK);
+    expect(pieces.map((p) => [p.label, p.text, p.at[0]])).toEqual([
+      ['recipe of app', '${__make} -o ${__make} ${__make}', [7, 2]],
+      ['recipe of main.o', '${__make} -c main.c', [9, 3]],
+      ['recipe of test', './t --quick', [10, 13]],
+      ['recipe of test', './run-tests \\\n  --verbose', [11, 3]],
+      ['recipe of ship', 'git push --force', [15, 2]],
+      ['recipe of ship', 'echo no', [18, 2]],
+      ['recipe of %.o', '${__make} -c ${__make}', [25, 2]],
+    ]);
+    expect(pieces[3]?.at).toEqual([
+      [11, 3],
+      [12, 2],
+    ]);
+  });
+
+  it('a tab line that is no recipe is not one here either', () => {
+    expect(makefilePieces('X = 1\n\techo not a recipe\nall:\n\techo yes\n').map((p) => p.text)).toEqual(['echo yes']);
   });
 });

@@ -5,6 +5,7 @@
  * argument it is a run-time word, in program position the command is opaque. Both branches of a
  * conditional count; `include`d files are not read (`includes` says there were some).
  */
+import type { ScriptPiece } from './piece.ts';
 
 export interface MakeRecipes {
   /** The recipe lines that run, shell text, in order (each with its target). */
@@ -244,4 +245,43 @@ function ruleBeforeAssignment(code: string): boolean {
   const colon = ruleColon(code);
   const eq = code.indexOf('=');
   return colon >= 0 && (eq < 0 || colon < eq) && code[colon + 1] !== '=' && !/^[^:]*::?=/.test(code);
+}
+
+/**
+ * Every recipe line of a Makefile, of every rule (what some goal runs), in file order, as shell
+ * pieces with where each stands: the repository scan's view (the hook reads one goal's, above).
+ * Which lines are recipes is parseMakefile's answer; a line is found again by its text.
+ */
+export function makefilePieces(text: string): ScriptPiece[] {
+  const { rules } = parseMakefile(text);
+  const bodies = new Map<string, string>();
+  for (const [t, r] of rules) for (const b of r.recipe) if (!bodies.has(b)) bodies.set(b, t);
+  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const out: ScriptPiece[] = [];
+  const add = (target: string, body: string, line: number, column: number): void => {
+    const prefix = /^[\s@+-]*/.exec(body)?.[0].length ?? 0;
+    const at = body.split('\n').map((_, k) => (k === 0 ? ([line, column + prefix] as const) : ([line + k, (lines[line + k - 1] as string).startsWith('\t') ? 2 : 1] as const)));
+    out.push({ label: `recipe of ${target}`, text: recipeShell(body), at });
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.startsWith('\t')) {
+      const start = i;
+      let body = line.slice(1);
+      while (body.endsWith('\\') && i + 1 < lines.length) {
+        i++;
+        body += '\n' + (lines[i] as string).replace(/^\t/, '');
+      }
+      const target = bodies.get(body);
+      if (target !== undefined) add(target, body, start + 1, 2);
+      continue;
+    }
+    // `target: prerequisites ; command`
+    const semi = line.indexOf(';');
+    if (semi < 0 || ruleColon(stripComment(line)) < 0) continue;
+    const inline = line.slice(semi + 1).trim();
+    const target = bodies.get(inline);
+    if (target !== undefined && inline !== '') add(target, inline, i + 1, line.indexOf(inline, semi) + 1);
+  }
+  return out;
 }

@@ -3,6 +3,7 @@
  * a pure reader, text in, shell text out. The I/O of finding and reading the file stays with
  * the caller (src/cli's script reader); the repository scan can use the same reader.
  */
+import type { ScriptPiece } from './piece.ts';
 
 /** How each package manager runs a script: the words that name one, and what else it may run. */
 export interface PackageRunner {
@@ -71,6 +72,33 @@ export function scriptsRun(scripts: ReadonlyMap<string, string>, name: string): 
   for (const n of [`pre${name}`, name, `post${name}`]) {
     const t = scripts.get(n);
     if (t !== undefined) out.push({ name: n, text: t });
+  }
+  return out;
+}
+
+/**
+ * Every script of a package.json as a shell piece, with where its value stands in the file (the
+ * repository scan's view); null when the text is not a package.json npm would read.
+ */
+export function packagePieces(text: string): ScriptPiece[] | null {
+  const scripts = packageScripts(text);
+  if (scripts === null) return null;
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const where = (offset: number): readonly [number, number] => {
+    let k = lineStarts.length - 1;
+    while (k > 0 && (lineStarts[k] as number) > offset) k--;
+    return [k + 1, offset - (lineStarts[k] as number) + 1];
+  };
+  const block = /"scripts"\s*:\s*\{/.exec(text);
+  const from = block === null ? 0 : block.index;
+  const out: ScriptPiece[] = [];
+  for (const [name, value] of scripts) {
+    const key = new RegExp(`${JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:\\s*"`, 'g');
+    key.lastIndex = from;
+    const m = key.exec(text);
+    const at = where(m === null ? from : m.index + m[0].length);
+    out.push({ label: `script "${name}"`, text: value, at: [at] });
   }
   return out;
 }
