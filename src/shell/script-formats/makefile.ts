@@ -102,25 +102,10 @@ export function parseMakefile(text: string): { rules: Map<string, Rule>; include
       current = [];
       continue;
     }
-    const targets = words(code.slice(0, colon));
-    let rest = code.slice(colon + 1);
-    if (rest.startsWith(':')) rest = rest.replace(/^:+/, '');
-    // A target-specific variable (`t: X = 1`) is not a rule.
-    if (rest.includes('=') && ASSIGNMENT.test(rest)) {
-      current = [];
-      continue;
-    }
-    // Static pattern rules (`objs: %.o: %.c`): the prerequisites after the second colon.
-    const second = ruleColon(rest);
-    if (second >= 0) rest = rest.slice(second + 1);
-    let inline: string | null = null;
-    const semi = rest.indexOf(';');
-    if (semi >= 0) {
-      inline = rest.slice(semi + 1);
-      rest = rest.slice(0, semi);
-    }
-    const prereqs = words(rest.replace('|', ' '));
+    const rule = ruleLine(code, colon);
     current = [];
+    if (rule === null) continue;
+    const { targets, prereqs, inline } = rule;
     for (const t of targets) {
       let r = rules.get(t);
       if (r === undefined) {
@@ -135,6 +120,27 @@ export function parseMakefile(text: string): { rules: Map<string, Rule>; include
     }
   }
   return { rules, includes, defaultGoal: explicitDefault ?? defaultGoal, oneShell };
+}
+
+/**
+ * A rule line split at its colon: its targets, prerequisites and the recipe after a `;`; null
+ * for a target-specific variable (`t: X = 1`), which is not a rule.
+ */
+function ruleLine(code: string, colon: number): { targets: string[]; prereqs: string[]; inline: string | null } | null {
+  const targets = words(code.slice(0, colon));
+  let rest = code.slice(colon + 1);
+  if (rest.startsWith(':')) rest = rest.replace(/^:+/, '');
+  if (rest.includes('=') && ASSIGNMENT.test(rest)) return null;
+  // Static pattern rules (`objs: %.o: %.c`): the prerequisites after the second colon.
+  const second = ruleColon(rest);
+  if (second >= 0) rest = rest.slice(second + 1);
+  let inline: string | null = null;
+  const semi = rest.indexOf(';');
+  if (semi >= 0) {
+    inline = rest.slice(semi + 1);
+    rest = rest.slice(0, semi);
+  }
+  return { targets, prereqs: words(rest.replace('|', ' ')), inline };
 }
 
 /** What making `goals` runs (none: the default goal). */
