@@ -734,7 +734,8 @@ bk_wire_hooks() {
       while IFS= read -r w; do bk_warn "$h: $w"; done < <(sed -n 's/^  warning  //p' "$BK_TMP/hooks.out")
     else
       cat "$BK_TMP/hooks.out" >&2
-      bk_warn "could not wire $h hooks in $file (see above); fix it and rerun, or run: buckler hooks merge --harness $h --command $cmd"
+      # The command to paste, one shell word per argument (the hook command is one word).
+      bk_warn "could not wire $h hooks in $file (see above); fix it and rerun, or run: $(bk_sh_quote "$BK_LAUNCHER") hooks merge --harness $h --scope user --command $(bk_sh_quote "$cmd")"
       failed=1
     fi
   done
@@ -962,6 +963,10 @@ cmd_uninstall() {
     if (bk_harness_env_for "$h" "$file"
       "$NODE" "$bundle" hooks strip --harness "$h" --scope user >"$BK_TMP/hooks.out" 2>&1); then
       bk_say "removed Buckler's $h hooks from $file"
+    elif ! grep -q -e "--driver $h" -- "$file" 2>/dev/null; then
+      # Recorded because wiring was tried, but the merge never wrote it (it failed): nothing of
+      # Buckler's is in it, so there is nothing to strip and no reason to stop.
+      bk_say "$h: $file holds no Buckler hooks (Buckler never wrote it); skipped"
     else
       cat "$BK_TMP/hooks.out" >&2
       bk_warn "could not strip $h hooks from $file (see above)"

@@ -8,7 +8,7 @@ import type { InstallableHarness } from '../paths.ts';
 import { readConfig, parseConfigBytes, type ConfigSnapshot } from './config-file.ts';
 import { InstallerError } from './errors.ts';
 import type { Change, HarnessInstaller } from './installer.ts';
-import { DEFAULT_STYLE, isObject, rewritesContent, sameJson, serialize, type JsonObject, type JsonStyle } from './json-text.ts';
+import { DEFAULT_STYLE, isObject, rewritesContent, sameJson, serialize, type JsonObject } from './json-text.ts';
 
 /**
  * What happens to the config file:
@@ -52,9 +52,15 @@ function editable(installer: HarnessInstaller, snap: ConfigSnapshot): JsonObject
   return snap.value as JsonObject;
 }
 
-/** The bytes of a config value: the harness's codec, else JSON in `style`. */
-function bytesOf(installer: HarnessInstaller, value: JsonObject, style: JsonStyle | null): Buffer {
-  return installer.codec === undefined ? Buffer.from(serialize(value, style ?? DEFAULT_STYLE), 'utf8') : installer.codec.render(value);
+/**
+ * The bytes of a config value: the harness's codec (editing the file's bytes in place when it
+ * can), else JSON in `style`.
+ */
+function bytesOf(installer: HarnessInstaller, value: JsonObject, snap: ConfigSnapshot | null): Buffer {
+  const codec = installer.codec;
+  if (codec === undefined) return Buffer.from(serialize(value, snap?.style ?? DEFAULT_STYLE), 'utf8');
+  if (snap !== null && snap.exists && codec.edit !== undefined) return codec.edit(snap.file, snap.bytes, value);
+  return codec.render(value);
 }
 
 function textOf(bytes: Buffer): string {
@@ -99,7 +105,7 @@ export function planMerge(installer: HarnessInstaller, snap: ConfigSnapshot, com
       `rewriting also respells values whose JSON text is unusual (number forms, escapes, repeated keys); the original bytes are kept in ${backup.file}`,
     );
   }
-  const after = bytesOf(installer, edit.value, snap.style);
+  const after = bytesOf(installer, edit.value, snap);
   return { ...plan, changes: edit.changes, fileAction: 'update', after, backup };
 }
 
@@ -146,7 +152,7 @@ export function planStrip(installer: HarnessInstaller, snap: ConfigSnapshot, bac
   } else {
     backup.action = 'create';
   }
-  const after = bytesOf(installer, edit.value, snap.style);
+  const after = bytesOf(installer, edit.value, snap);
   return { ...plan, changes: edit.changes, fileAction: 'update', after, backup };
 }
 
