@@ -86,6 +86,12 @@ describe('editJsonText', () => {
     expect(editJsonText('{ // only a comment\n}', { a: 1 }, DEFAULT_STYLE)).toBe('{ // only a comment\n  "a": 1\n}');
   });
 
+  it('removing the only entry after a line comment keeps the closing bracket off the comment', () => {
+    expect(editJsonText('{\n  // c\n  "a": 1}', {}, DEFAULT_STYLE)).toBe('{\n  // c\n}');
+    expect(editJsonText('{\n  // c\n  "a": 1\n}', {}, DEFAULT_STYLE)).toBe('{\n  // c\n}');
+    expect(editJsonText('{ /* c */ "a": 1}', {}, DEFAULT_STYLE)).toBe('{ /* c */}');
+  });
+
   it('keeps a comment that ends the last line with that line', () => {
     const text = '{\n  "a": 1 // about a\n}\n';
     expect(editJsonText(text, { a: 1, b: 2 }, detectStyle(text, false))).toBe('{\n  "a": 1, // about a\n  "b": 2\n}\n');

@@ -143,7 +143,14 @@ function removeEntry(text: string, n: JNode, k: number): string {
   if (list.length === 1) {
     const inner = text.slice(n.start + 1, e.start) + text.slice(e.end, n.end - 1);
     if (inner.trim() === '') return apply(text, [{ at: n.start + 1, remove: n.end - 1 - (n.start + 1), insert: '' }]);
-    return apply(text, [{ at: e.start, remove: e.end - e.start, insert: '' }]);
+    // Comments stay; the entry goes with the blank run before it. A line comment before it must
+    // not end up on the closing bracket's line (it would swallow the bracket): keep a line break.
+    let ws = e.start;
+    while (ws > n.start + 1 && /[ \t\r\n]/.test(text[ws - 1] as string)) ws--;
+    const lineBefore = text.slice(text.lastIndexOf('\n', ws - 1) + 1, ws);
+    const breakKept = !/\n/.test(text.slice(e.end, n.end - 1)) && /\/\//.test(stripStrings(lineBefore));
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    return apply(text, [{ at: ws, remove: e.end - ws, insert: breakKept ? eol + lineIndent(text, n.start) : '' }]);
   }
   if (k === 0) {
     const comma = skipTrivia(text, e.end);
@@ -159,6 +166,11 @@ function removeEntry(text: string, n: JNode, k: number): string {
     { at: comma, remove: 1, insert: '' },
     { at: ws, remove: e.end - ws, insert: '' },
   ]);
+}
+
+/** A line with its strings blanked, to look for comment markers outside them. */
+function stripStrings(line: string): string {
+  return line.replace(/"(?:[^"\\]|\\.)*"/g, '""');
 }
 
 /** Replaces the value at `n` with `value`, indented as the line it starts on. */

@@ -8,7 +8,7 @@ import type { InstallableHarness } from '../paths.ts';
 import { readConfig, parseConfigBytes, type ConfigSnapshot } from './config-file.ts';
 import { InstallerError } from './errors.ts';
 import type { Change, HarnessInstaller } from './installer.ts';
-import { DEFAULT_STYLE, isObject, rewritesContent, sameJson, serialize, type JsonObject } from './json-text.ts';
+import { DEFAULT_STYLE, isObject, rewritesContent, sameJson, serialize, withoutLayout, type JsonObject } from './json-text.ts';
 
 /**
  * What happens to the config file:
@@ -125,6 +125,15 @@ function sameAsBackup(installer: HarnessInstaller, value: JsonObject, stripped: 
 }
 
 /**
+ * Whether a file edited in place still holds something of the person's once `value` (an empty
+ * config) is written: a comment. Such a file is kept, not deleted.
+ */
+function keepsText(installer: HarnessInstaller, snap: ConfigSnapshot, value: JsonObject): boolean {
+  if (installer.codec?.edit === undefined) return false;
+  return withoutLayout(textOf(bytesOf(installer, value, snap))) !== JSON.stringify(value);
+}
+
+/**
  * Plans removing Buckler's hooks. When the file differs from its backup by Buckler's hooks
  * alone, the backup's exact bytes come back (and the backup goes); when what is left is an
  * empty config and there is no backup, Buckler created the file and it goes.
@@ -147,7 +156,7 @@ export function planStrip(installer: HarnessInstaller, snap: ConfigSnapshot, bac
       return { ...plan, changes: edit.changes, fileAction: 'restore', after: backupBytes, backup: { ...backup, action: 'remove' } };
     }
     backup.action = 'keep';
-  } else if (isObject(edit.value) && sameJson(edit.value, installer.emptyConfig())) {
+  } else if (isObject(edit.value) && sameJson(edit.value, installer.emptyConfig()) && !keepsText(installer, snap, edit.value)) {
     return { ...plan, changes: edit.changes, fileAction: 'delete', after: null, backup };
   } else {
     backup.action = 'create';
