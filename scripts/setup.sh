@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Buckler's installer. See docs/install.md.
 #
-#   setup.sh install   [--from TARBALL | --from-registry [VERSION]] [--harness NAME]... [--no-hooks] [--online]
-#   setup.sh update    [--from TARBALL | --from-registry [VERSION]] [--harness NAME]... [--no-hooks] [--online] [--with-packs]
+#   setup.sh install   [--from TARBALL] [--harness NAME]... [--no-hooks] [--online]
+#   setup.sh update    [--from TARBALL] [--harness NAME]... [--no-hooks] [--online] [--with-packs]
 #   setup.sh update    --rollback
 #   setup.sh uninstall [--purge-config] [--force]
 #   setup.sh paths     [--json]
 #   setup.sh install --system | uninstall --system | paths --system   (as root: the locked-down install)
 #
-# No network access unless asked for (--from-registry, --online, --with-packs: the last re-fetches
+# No network access unless asked for (--online, --with-packs: the last re-fetches
 # each installed signed pack bundle from its recorded source, docs/pack-bundles.md).
 # Bash 3.2 compatible (macOS): no associative arrays, no mapfile, no ${x,,}.
 set -euo pipefail
@@ -413,7 +413,7 @@ bk_current_version() {
 
 bk_require_posix() {
   if [[ $BK_PLATFORM == win32 ]]; then
-    bk_die "setup.sh $1 supports Linux and macOS only. On Windows, use WSL, or, in a checkout of Buckler, run 'npm ci' and then 'npx buckler hooks merge' (every harness found)."
+    bk_die "setup.sh $1 supports Linux and macOS only. Windows is supported only under WSL for now: run setup.sh inside WSL (docs/install.md)."
   fi
 }
 
@@ -586,22 +586,17 @@ bk_verify_tarball() {
 }
 
 # Sets BK_TARBALL (and BK_CHECKOUT when packing this checkout).
+# (Buckler is not on the npm registry: a checkout or a tarball.)
 bk_get_tarball() {
-  local from=$1 registry=$2 registry_version=$3 out
+  local from=$1 out
   BK_CHECKOUT=
   if [[ -n $from ]]; then
     [[ -f $from ]] || bk_die "--from $from: no such file"
     BK_TARBALL=$(cd "$(dirname "$from")" && pwd -P)/$(basename "$from")
     bk_verify_tarball "$BK_TARBALL"
-  elif ((registry)); then
-    bk_require_npm "download from the registry"
-    bk_say "downloading buckler@${registry_version:-latest} from the npm registry (you asked for --from-registry)"
-    out=$(cd "$BK_TMP" && npm pack "buckler@${registry_version:-latest}" --json --pack-destination "$BK_TMP" 2>"$BK_TMP/npm.err") ||
-      { cat "$BK_TMP/npm.err" >&2; bk_die "npm pack buckler@${registry_version:-latest} failed"; }
-    BK_TARBALL="$BK_TMP/$(printf '%s' "$out" | "$NODE" -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0,"utf8"))[0].filename)')"
   else
     BK_CHECKOUT=$(bk_checkout_root)
-    [[ -n $BK_CHECKOUT ]] || bk_die "this setup.sh is not in a Buckler checkout; give --from TARBALL or --from-registry"
+    [[ -n $BK_CHECKOUT ]] || bk_die "this setup.sh is not in a Buckler checkout; give --from TARBALL"
     bk_require_npm "pack this checkout"
     [[ -d $BK_CHECKOUT/node_modules/esbuild ]] ||
       bk_die "$BK_CHECKOUT/node_modules has no esbuild: run 'npm ci' in the checkout first (it needs the network), then retry"
@@ -632,7 +627,14 @@ while (todo.length) {
   if (seen.has(name)) continue;
   seen.add(name);
   const target = path.join(dest, 'node_modules', name);
-  if (read(target)) continue;
+  const there = read(target);
+  if (there) {
+    // Already in the package (its bundled dependencies): what it needs may still be missing.
+    for (const dep of runtimeDeps(there)) {
+      if (!read(path.join(target, 'node_modules', dep))) todo.push({ name: dep, from: null });
+    }
+    continue;
+  }
   // Nested copies travel with their parent; look in the parent's source first.
   const dirs = from ? [from, ...sources] : sources;
   const src = dirs.map((d) => path.join(d, name)).find((d) => read(d));
@@ -729,12 +731,14 @@ bk_wire_hooks() {
     bk_harness_user_file file "$h"
     bk_state_add hook "$h $file"
     if "$BK_LAUNCHER" hooks merge --harness "$h" --scope user --command "$cmd" >"$BK_TMP/hooks.out" 2>&1; then
-      bk_say "wired $h hooks in $file"
+      # What changed, one line per harness (an upgrade moves an older wiring to today's).
+      bk_say "wired $h hooks in $file: $(sed -n 's/^  summary  //p' "$BK_TMP/hooks.out" | head -n 1)"
       # What the harness still needs before the hooks run (a trust step): shown, never silent.
       while IFS= read -r w; do bk_warn "$h: $w"; done < <(sed -n 's/^  warning  //p' "$BK_TMP/hooks.out")
     else
       cat "$BK_TMP/hooks.out" >&2
-      bk_warn "could not wire $h hooks in $file (see above); fix it and rerun, or run: buckler hooks merge --harness $h --command $cmd"
+      # The command to paste, one shell word per argument (the hook command is one word).
+      bk_warn "could not wire $h hooks in $file (see above); fix it and rerun, or run: $(bk_sh_quote "$BK_LAUNCHER") hooks merge --harness $h --scope user --command $(bk_sh_quote "$cmd")"
       failed=1
     fi
   done
@@ -750,17 +754,14 @@ bk_check_harness_name() {
 # ------------------------------------------------------------------------------------------
 
 cmd_install() {
-  local mode=$1 from= registry=0 registry_version= online=0 no_hooks=0 rollback=0 with_packs=0 h
+  local mode=$1 from= online=0 no_hooks=0 rollback=0 with_packs=0 h
   local -a harnesses=()
   shift
   while (($#)); do
     case $1 in
       --from) [[ $# -ge 2 ]] || bk_die "--from needs a tarball path"; from=$2; shift ;;
       --from=*) from=${1#--from=} ;;
-      --from-registry)
-        registry=1 online=1
-        if [[ $# -ge 2 && $2 != -* ]]; then registry_version=$2; shift; fi ;;
-      --from-registry=*) registry=1 online=1 registry_version=${1#--from-registry=} ;;
+      --from-registry | --from-registry=*) bk_die "--from-registry: Buckler is not published on the npm registry (a package named buckler there is not this project); install from a checkout or with --from TARBALL, an npm pack .tgz (docs/install.md)" ;;
       --online) online=1 ;;
       --harness) [[ $# -ge 2 ]] || bk_die "--harness needs a name"; harnesses+=("$2"); shift ;;
       --harness=*) harnesses+=("${1#--harness=}") ;;
@@ -771,7 +772,6 @@ cmd_install() {
     esac
     shift
   done
-  [[ -z $from || $registry == 0 ]] || bk_die "give either --from or --from-registry, not both"
   bk_resolve_paths
   bk_require_posix "$mode"
   bk_require_node
@@ -818,7 +818,7 @@ cmd_install() {
     done
   fi
 
-  bk_get_tarball "$from" "$registry" "$registry_version"
+  bk_get_tarball "$from"
   mkdir -p "$BK_TMP/x"
   tar -xzf "$BK_TARBALL" -C "$BK_TMP/x" || bk_die "$BK_TARBALL is not a readable .tgz"
   local pkg="$BK_TMP/x/package" name version
@@ -962,6 +962,10 @@ cmd_uninstall() {
     if (bk_harness_env_for "$h" "$file"
       "$NODE" "$bundle" hooks strip --harness "$h" --scope user >"$BK_TMP/hooks.out" 2>&1); then
       bk_say "removed Buckler's $h hooks from $file"
+    elif ! grep -q -e "--driver $h" -- "$file" 2>/dev/null; then
+      # Recorded because wiring was tried, but the merge never wrote it (it failed): nothing of
+      # Buckler's is in it, so there is nothing to strip and no reason to stop.
+      bk_say "$h: $file holds no Buckler hooks (Buckler never wrote it); skipped"
     else
       cat "$BK_TMP/hooks.out" >&2
       bk_warn "could not strip $h hooks from $file (see above)"
@@ -1022,7 +1026,7 @@ cmd_uninstall() {
 
 # ------------------------------------------------------------------------------------------
 # System mode: the locked-down install (docs/install.md "Locked-down install"), as root.
-#   setup.sh install   --system [--from TARBALL | --from-registry [VERSION]] [--online] [--node PATH]
+#   setup.sh install   --system [--from TARBALL] [--online] [--node PATH]
 #   setup.sh update    --system --recompile      (after a change in /etc/buckler)
 #   setup.sh uninstall --system
 #   setup.sh paths     --system [--json]
@@ -1279,16 +1283,14 @@ bk_system_recompile() {
 }
 
 cmd_install_system() {
-  local mode=$1 from= registry=0 registry_version= online=0 node_given= recompile=0
+  local mode=$1 from= online=0 node_given= recompile=0
   shift
   while (($#)); do
     case $1 in
       --system) ;;
       --from) [[ $# -ge 2 ]] || bk_die "--from needs a tarball path"; from=$2; shift ;;
       --from=*) from=${1#--from=} ;;
-      --from-registry)
-        registry=1 online=1
-        if [[ $# -ge 2 && $2 != -* ]]; then registry_version=$2; shift; fi ;;
+      --from-registry | --from-registry=*) bk_die "--from-registry: Buckler is not published on the npm registry (a package named buckler there is not this project); install from a checkout or with --from TARBALL, an npm pack .tgz (docs/install.md)" ;;
       --online) online=1 ;;
       --node) [[ $# -ge 2 ]] || bk_die "--node needs a path"; node_given=$2; shift ;;
       --node=*) node_given=${1#--node=} ;;
@@ -1309,7 +1311,7 @@ cmd_install_system() {
   chown 0:0 "$BK_DATA_HOME"
   chmod 755 "$BK_DATA_HOME"
 
-  bk_get_tarball "$from" "$registry" "$registry_version"
+  bk_get_tarball "$from"
   mkdir -p "$BK_TMP/x"
   tar -xzf "$BK_TARBALL" -C "$BK_TMP/x" || bk_die "$BK_TARBALL is not a readable .tgz"
   local pkg="$BK_TMP/x/package" name version

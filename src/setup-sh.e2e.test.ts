@@ -57,7 +57,7 @@ function harnessTree(): Map<string, string> {
 }
 
 function setup(...args: string[]): SpawnSyncReturns<string> {
-  return spawnSync('bash', [SETUP, ...args], { env, encoding: 'utf8', cwd: home, timeout: 120_000 });
+  return spawnSync('bash', [SETUP, ...args], { env, encoding: 'utf8', cwd: home, timeout: 300_000 });
 }
 
 function buckler(...args: string[]): SpawnSyncReturns<string> {
@@ -125,7 +125,7 @@ describe('scripts/setup.sh', () => {
     expect(cursor).toContain('prettier-hook');
     expect(claude).toContain(`${hookCmd} --driver claude-code`);
     expect(claude).toContain('other-tool check');
-  }, 120_000);
+  }, 300_000);
 
   it('the installed buckler runs: --version, check, a hook event, hooks status', () => {
     expect(buckler('--version').stdout.trim()).toBe(VERSION);

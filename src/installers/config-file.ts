@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import { InstallerError, describeFsError } from './errors.ts';
 import type { ConfigCodec } from './installer.ts';
-import { detectStyle, type JsonStyle } from './json-text.ts';
+import { DEFAULT_STYLE, detectStyle, serialize, type JsonObject, type JsonStyle } from './json-text.ts';
+import { JsoncError, lineCol, parseJsonc, stripComments } from './jsonc.ts';
+import { editJsonText } from './jsonc-edit.ts';
 
 export interface ConfigSnapshot {
   /** The path as configured (may be a symlink). */
@@ -73,8 +75,11 @@ export function jsonDepth(text: string, limit = Infinity): number {
   return max;
 }
 
-/** Parses config bytes; throws InstallerError('malformed') naming `file`. */
-export function parseConfigBytes(file: string, bytes: Buffer): { value: unknown; style: JsonStyle } {
+/**
+ * Parses config bytes; throws InstallerError('malformed') naming `file`. `comments`: the
+ * harness (named) reads the file as JSON with comments (jsonc.ts), so Buckler does too.
+ */
+export function parseConfigBytes(file: string, bytes: Buffer, comments?: { harness: string }): { value: unknown; style: JsonStyle } {
   let text: string;
   try {
     text = decoder.decode(bytes);
@@ -84,10 +89,21 @@ export function parseConfigBytes(file: string, bytes: Buffer): { value: unknown;
   const bom = text.startsWith('\uFEFF');
   if (bom) text = text.slice(1);
   if (text.trim() === '') throw new InstallerError('malformed', file, 'is empty, not a JSON object; left unchanged');
-  if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) {
+  if (jsonDepth(comments === undefined ? text : stripComments(text), MAX_DEPTH) > MAX_DEPTH) {
     throw new InstallerError('malformed', file, `nests more than ${MAX_DEPTH} levels deep, which no harness config does; left unchanged`);
   }
   let value: unknown;
+  if (comments !== undefined) {
+    try {
+      value = parseJsonc(text);
+    } catch (e) {
+      if (!(e instanceof JsoncError)) throw e;
+      const at = lineCol(text, e.offset);
+      const where = e.offset > 0 ? `line ${at.line}, column ${at.col}: ` : '';
+      throw new InstallerError('malformed', file, `is not valid JSON with comments (${where}${e.message}; ${comments.harness} cannot read it either); left unchanged`);
+    }
+    return { value, style: detectStyle(text, bom) };
+  }
   try {
     value = JSON.parse(text);
   } catch (e) {
@@ -117,4 +133,28 @@ export function readConfig(file: string, codec?: ConfigCodec): ConfigSnapshot {
   }
   const { value, style } = codec === undefined ? parseConfigBytes(file, bytes) : { value: codec.parse(file, bytes), style: null };
   return { file, target, exists: true, bytes, value, style, mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
+}
+
+/**
+ * The codec of a settings file its harness reads as JSON with comments (Gemini CLI, Qwen Code,
+ * Factory Droid): comments and trailing commas as the harness takes them, and edits that keep
+ * every byte outside Buckler's entries (comments, blank lines, spacing).
+ */
+export function jsoncCodec(harness: string): ConfigCodec {
+  return {
+    parse: (file, bytes) => parseConfigBytes(file, bytes, { harness }).value,
+    render: (value: JsonObject) => Buffer.from(serialize(value, DEFAULT_STYLE), 'utf8'),
+    edit(file, before, value) {
+      let text = before.toString('utf8');
+      const bom = text.startsWith('\uFEFF');
+      if (bom) text = text.slice(1);
+      let out: string;
+      try {
+        out = editJsonText(text, value, detectStyle(text, bom));
+      } catch (e) {
+        throw new InstallerError('malformed', file, `could not be edited in place (${e instanceof Error ? e.message : String(e)}); left unchanged`);
+      }
+      return Buffer.from((bom ? '\uFEFF' : '') + out, 'utf8');
+    },
+  };
 }

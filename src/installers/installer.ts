@@ -65,7 +65,13 @@ export interface OffSwitch {
  */
 export interface ConfigCodec {
   parse(file: string, bytes: Buffer): unknown;
+  /** The bytes of a new file holding `value`. */
   render(value: JsonObject): Buffer;
+  /**
+   * The bytes of the existing file `before` changed to hold `value`, keeping what did not change
+   * (JSON with comments: jsonc-edit.ts). Absent: `render`.
+   */
+  edit?(file: string, before: Buffer, value: JsonObject): Buffer;
 }
 
 export interface HarnessInstaller {
@@ -82,7 +88,10 @@ export interface HarnessInstaller {
   readonly offEnv?: readonly { name: string; effect: string }[];
   readonly scopes: readonly Scope[];
   readonly hooks: readonly WantedHook[];
-  /** Absent: the config is a JSON file (every harness but OpenCode). */
+  /**
+   * Absent: the config is a JSON file. OpenCode's is a plugin module; Gemini CLI's, Qwen Code's
+   * and Factory Droid's are JSON with comments (config-file.ts `jsoncCodec`).
+   */
   readonly codec?: ConfigCodec;
   /** Absent: the harness runs every hook in its hooks file. */
   readonly trust?: TrustGate;

@@ -8,7 +8,7 @@ import type { InstallableHarness } from '../paths.ts';
 import { readConfig, parseConfigBytes, type ConfigSnapshot } from './config-file.ts';
 import { InstallerError } from './errors.ts';
 import type { Change, HarnessInstaller } from './installer.ts';
-import { DEFAULT_STYLE, isObject, rewritesContent, sameJson, serialize, type JsonObject, type JsonStyle } from './json-text.ts';
+import { DEFAULT_STYLE, isObject, rewritesContent, sameJson, serialize, withoutLayout, type JsonObject } from './json-text.ts';
 
 /**
  * What happens to the config file:
@@ -52,9 +52,15 @@ function editable(installer: HarnessInstaller, snap: ConfigSnapshot): JsonObject
   return snap.value as JsonObject;
 }
 
-/** The bytes of a config value: the harness's codec, else JSON in `style`. */
-function bytesOf(installer: HarnessInstaller, value: JsonObject, style: JsonStyle | null): Buffer {
-  return installer.codec === undefined ? Buffer.from(serialize(value, style ?? DEFAULT_STYLE), 'utf8') : installer.codec.render(value);
+/**
+ * The bytes of a config value: the harness's codec (editing the file's bytes in place when it
+ * can), else JSON in `style`.
+ */
+function bytesOf(installer: HarnessInstaller, value: JsonObject, snap: ConfigSnapshot | null): Buffer {
+  const codec = installer.codec;
+  if (codec === undefined) return Buffer.from(serialize(value, snap?.style ?? DEFAULT_STYLE), 'utf8');
+  if (snap !== null && snap.exists && codec.edit !== undefined) return codec.edit(snap.file, snap.bytes, value);
+  return codec.render(value);
 }
 
 function textOf(bytes: Buffer): string {
@@ -99,7 +105,7 @@ export function planMerge(installer: HarnessInstaller, snap: ConfigSnapshot, com
       `rewriting also respells values whose JSON text is unusual (number forms, escapes, repeated keys); the original bytes are kept in ${backup.file}`,
     );
   }
-  const after = bytesOf(installer, edit.value, snap.style);
+  const after = bytesOf(installer, edit.value, snap);
   return { ...plan, changes: edit.changes, fileAction: 'update', after, backup };
 }
 
@@ -116,6 +122,15 @@ function sameAsBackup(installer: HarnessInstaller, value: JsonObject, stripped: 
   const commands = new Set(installer.find(value).map((f) => f.command));
   if (commands.size !== 1) return false;
   return sameJson(installer.wire(backup, [...commands][0] as string).value, value);
+}
+
+/**
+ * Whether a file edited in place still holds something of the person's once `value` (an empty
+ * config) is written: a comment. Such a file is kept, not deleted.
+ */
+function keepsText(installer: HarnessInstaller, snap: ConfigSnapshot, value: JsonObject): boolean {
+  if (installer.codec?.edit === undefined) return false;
+  return withoutLayout(textOf(bytesOf(installer, value, snap))) !== JSON.stringify(value);
 }
 
 /**
@@ -141,12 +156,12 @@ export function planStrip(installer: HarnessInstaller, snap: ConfigSnapshot, bac
       return { ...plan, changes: edit.changes, fileAction: 'restore', after: backupBytes, backup: { ...backup, action: 'remove' } };
     }
     backup.action = 'keep';
-  } else if (isObject(edit.value) && sameJson(edit.value, installer.emptyConfig())) {
+  } else if (isObject(edit.value) && sameJson(edit.value, installer.emptyConfig()) && !keepsText(installer, snap, edit.value)) {
     return { ...plan, changes: edit.changes, fileAction: 'delete', after: null, backup };
   } else {
     backup.action = 'create';
   }
-  const after = bytesOf(installer, edit.value, snap.style);
+  const after = bytesOf(installer, edit.value, snap);
   return { ...plan, changes: edit.changes, fileAction: 'update', after, backup };
 }
 

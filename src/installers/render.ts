@@ -56,10 +56,31 @@ function changeLines(changes: readonly Change[]): string[] {
   return lines;
 }
 
+/** How many of Buckler's entries a plan adds, updates (rewrites in place) and removes. */
+export function changeCounts(changes: readonly Change[]): { added: number; updated: number; removed: number } {
+  const n = (op: Change['op']): number => changes.filter((c) => c.op === op).length;
+  return { added: n('add'), updated: n('replace'), removed: n('remove') };
+}
+
+/**
+ * What changed, in one line: `2 added, 1 updated, 1 removed` (the counts that are not zero), or
+ * `unchanged (already the current wiring)`.
+ */
+export function changeSummary(changes: readonly Change[]): string {
+  const c = changeCounts(changes);
+  const parts = [
+    [c.added, 'added'],
+    [c.updated, 'updated'],
+    [c.removed, 'removed'],
+  ].flatMap(([k, what]) => (k === 0 ? [] : [`${k} ${k === 1 ? 'entry' : 'entries'} ${what}`]));
+  return parts.length === 0 ? 'unchanged (already the current wiring)' : parts.join(', ');
+}
+
 /** A plan as text: the changes, what happens to the file, warnings, and (dry run) the diff. */
 export function renderPlan(plan: Plan, dryRun: boolean): string {
   const lines = [`${plan.action} ${plan.harness}: ${plan.file}${plan.target !== plan.file ? ` (symlink to ${plan.target})` : ''}`];
   lines.push(...changeLines(plan.changes));
+  if (plan.changes.length > 0 || plan.action === 'merge') lines.push(`  summary  ${changeSummary(plan.changes)}`);
   lines.push(`  file     ${fileSentence(plan, dryRun)}`);
   for (const w of plan.warnings) lines.push(`  warning  ${w}`);
   let out = `${lines.join('\n')}\n`;
@@ -75,6 +96,7 @@ export function planJson(plan: Plan, dryRun: boolean): Record<string, unknown> {
     file: plan.file,
     target: plan.target,
     changes: plan.changes,
+    summary: changeCounts(plan.changes),
     file_action: plan.fileAction,
     backup: plan.backup,
     warnings: plan.warnings,

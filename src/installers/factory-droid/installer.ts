@@ -10,6 +10,7 @@
  * unguarded; `droid exec` has no gate. Nothing for the person to do, so no warning.
  */
 import { HARNESS_SCOPES } from '../../paths.ts';
+import { jsoncCodec } from '../config-file.ts';
 import type { HarnessInstaller } from '../installer.ts';
 import { isObject } from '../json-text.ts';
 import { groupInstaller } from '../matcher-groups.ts';
@@ -36,5 +37,7 @@ export const factoryDroidInstaller: HarnessInstaller = {
     },
   ],
   warnings,
+  // Factory Droid reads its settings as JSON with comments; Buckler keeps them (and the layout) when it edits.
+  codec: jsoncCodec('Factory Droid'),
   ...groupInstaller({ hooks: DROID_HOOKS, handler: droidHandler, settingsKeys: DROID_HOOKS_SETTINGS }),
 };

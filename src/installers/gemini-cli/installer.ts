@@ -5,6 +5,7 @@
  * inside `hooks` (`enabled`, `disabled`, `notifications`), are left alone.
  */
 import { HARNESS_SCOPES } from '../../paths.ts';
+import { jsoncCodec } from '../config-file.ts';
 import type { HarnessInstaller } from '../installer.ts';
 import { isObject } from '../json-text.ts';
 import { groupInstaller } from '../matcher-groups.ts';
@@ -34,5 +35,7 @@ export const geminiCliInstaller: HarnessInstaller = {
   // `hooksConfig.disabled`); off switches are top-level keys, so `warnings` reports these.
   offSwitches: [],
   warnings,
+  // Gemini CLI reads its settings as JSON with comments; Buckler keeps them (and the layout) when it edits.
+  codec: jsoncCodec('Gemini CLI'),
   ...groupInstaller({ hooks: GEMINI_HOOKS, handler: geminiHandler, settingsKeys: GEMINI_HOOKS_SETTINGS }),
 };

@@ -4,6 +4,7 @@
  * other settings key is left alone.
  */
 import { HARNESS_SCOPES } from '../../paths.ts';
+import { jsoncCodec } from '../config-file.ts';
 import type { HarnessInstaller } from '../installer.ts';
 import { groupInstaller } from '../matcher-groups.ts';
 import { QWEN_HOOKS, qwenHandler } from './wiring.ts';
@@ -25,5 +26,7 @@ export const qwenCodeInstaller: HarnessInstaller = {
     },
   ],
   warnings,
+  // Qwen Code reads its settings as JSON with comments; Buckler keeps them (and the layout) when it edits.
+  codec: jsoncCodec('Qwen Code'),
   ...groupInstaller({ hooks: QWEN_HOOKS, handler: qwenHandler }),
 };
