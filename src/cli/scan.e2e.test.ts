@@ -139,6 +139,12 @@ describe('buckler scan: policy, options and exit codes', () => {
     expect(scan(['--packs', 'agent-remote-exec'], dir).status).toBe(0);
   });
 
+  it('the operator bypass in the environment changes nothing: a scan reports what an agent would meet', () => {
+    const r = buckler(['scan'], { cwd: path.join(FIXTURES, 'make-recipes'), env: homeEnv(home, { BUCKLER_BYPASS: '1' }) });
+    expect(findings(r)).toEqual(['Makefile:9:2 error agent-git/no-force-push']);
+    expect(r.status).toBe(1);
+  });
+
   it('--fail-on warning and note tighten the exit code', () => {
     const dir = path.join(FIXTURES, 'gitlab-ci');
     expect(scan([], dir).status).toBe(0);

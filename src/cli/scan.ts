@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { POLICY_IO_VERSION, type PolicyInput } from '../core/contract.ts';
-import type { CompiledPolicy, Tier } from '../core/policy.ts';
+import { BYPASS_VARS, type CompiledPolicy, type Tier } from '../core/policy.ts';
 import { loadRuntimePolicy, type RuntimeOptions } from '../packs/runtime.ts';
 import { parseCommand, str, usageError } from './args.ts';
 import { checkTier } from './evaluate.ts';
@@ -97,10 +97,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     policy = { ...policy, rules: policy.rules.filter((r) => keep.has(r.pack)), ...(policy.guarded_words ? { guarded_words: policy.guarded_words.filter((g) => keep.has(g.pack)) } : {}) };
   }
 
+  const withoutBypass = Object.fromEntries(Object.entries(env).filter(([k]) => !(BYPASS_VARS as readonly string[]).includes(k)));
   const place = {
     input: (command: string, cwd: string): PolicyInput => {
       const input = placeInput({ policy_io_version: POLICY_IO_VERSION, trigger: 'pre_shell_exec', harness: 'cli', shell: { command, cwd } }, { cwd, home: undefined, project: projectRoots, tool: undefined }, io);
-      return withPolicyEnv(input, policy.env_keys, io);
+      // The variables the rules read, from this environment; never the operator bypass: a scan
+      // reports what an agent would meet, not what this shell lets through.
+      return withPolicyEnv(input, policy.env_keys.filter((k) => !(BYPASS_VARS as readonly string[]).includes(k)), { ...io, env: withoutBypass });
     },
     options: (cwd: string) => ({ readScript: scriptReader(cwd, env), readAliases: gitAliasReader(cwd, env), paths: false }),
   };
