@@ -317,7 +317,7 @@ export class Runner {
       if (out !== null && !('file' in out) && !out.dynamic) text = { value: out.text.replace(/\n+$/, ''), dynamic: false, glob: false, start: text.start };
       // `eval "$(< x.sh)"`, `bash -c "$(cat x.sh)"`: the file's text is the script, read as `bash x.sh` reads it.
       else if (out !== null && 'file' in out) {
-        this.file(this.outputFile(out.file, text.cmdSub), label, false, via, ctx, positional?.slice(1));
+        this.file(out.file, label, false, via, ctx, positional?.slice(1));
         return;
       }
     }
@@ -462,7 +462,7 @@ export class Runner {
   private substitutedFile(path: ArgWord, procSub: Script, label: string, via: readonly string[], ctx: Ctx, positional?: readonly ArgWord[]): void {
     const out = this.input.scriptOutput(procSub, ctx.vars, 0);
     const from = this.prov.subSources(procSub);
-    if (out !== null && 'file' in out) this.file(this.outputFile(out.file, procSub), label, false, via, ctx, positional);
+    if (out !== null && 'file' in out) this.file(out.file, label, false, via, ctx, positional);
     else if (out === null) this.w.report(unseenCommand(path.value, [...via, label], 'runtime', from));
     else {
       const text: ArgWord = { value: out.text, dynamic: out.dynamic, glob: false, start: path.start, from };
