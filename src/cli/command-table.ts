@@ -390,6 +390,44 @@ agent-tamper pack denies it from an agent's shell.`,
     notes: 'Exit codes: 0 done, 1 the store could not be read or written, 2 usage.',
   },
   {
+    name: 'suggest',
+    module: 'suggest',
+    summary: 'rules proposed from the commands you allowed once, again and again',
+    effect: 'reads-only',
+    operands: 'none',
+    usage: ['buckler suggest [--min N] [--project DIR]', 'buckler suggest --write [--out FILE] [--min N] [--project DIR]'],
+    about: `Proposes a rule for each command you let through with 'buckler allow' at least N times (the
+grants you made, as 'buckler allow' records them; never what the audit log alone says): the rule
+allows exactly those words, in that order and no more, in that project, and says how many times
+and over what period you allowed it. None is proposed for what agent-tamper or agent-secrets
+blocks, for a file-tool entry, or for a command no longer blocked. Shown only; --write writes
+them as a new file in your rules.d (never over an existing file).`,
+    options: [
+      { name: '--min', value: 'N', help: 'how many grants make a suggestion (default 2)', effect: 'reads-only' },
+      { name: '--project', value: 'DIR', help: 'only grants made for this project (its root directory)', effect: 'reads-only' },
+      { name: '--write', help: 'write the rules to a new file in rules.d (suggested-<time>.yaml)', effect: 'changes-state' },
+      { name: '--out', value: 'FILE', help: 'with --write: this file instead (refused when it exists)', effect: 'changes-state' },
+    ],
+    notes: 'Exit codes: 0 done (also when there is nothing to suggest), 1 the grant history could not be\nread or the file not written (it exists), 2 usage.',
+  },
+  {
+    name: 'init',
+    module: 'init',
+    summary: 'write a commented starter config.toml (and, with --project, .buckler/rules.d)',
+    effect: 'changes-state',
+    operands: 'none',
+    usage: ['buckler init [--project [--dir DIR]]'],
+    about: `Writes a commented starter config.toml (tier, packs, audit log) in the config directory
+('buckler paths' shows it). With --project, writes instead a starter .buckler/rules.d in the
+project (an example rule and a policy test file for 'buckler test'). It never overwrites a file:
+when one exists, it says so and writes nothing. What it writes passes 'buckler validate'.`,
+    options: [
+      { name: '--project', help: "the project's .buckler/rules.d instead of config.toml", effect: 'changes-state' },
+      { name: '--dir', value: 'DIR', help: 'with --project: the project root (default: the current directory\'s\ngit top-level, else the directory)', effect: 'reads-only' },
+    ],
+    notes: 'Exit codes: 0 written, 1 a file exists (nothing written) or could not be written, 2 usage.',
+  },
+  {
     name: 'trust',
     module: 'trust',
     summary: "trust this repository's .buckler/rules.d (--status, --revoke, --list)",

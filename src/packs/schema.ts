@@ -402,18 +402,15 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
   }
   const argv = v['argv'];
   if (argv !== undefined && argv !== null) {
-    if (!isStringList(argv) || argv.length === 0 || argv[0] === '') throw new RuleProblem('"argv" must be a non-empty list of strings (the command\'s words, exactly)', [...path, 'argv']);
-    const name = programName(argv[0]!.slice(argv[0]!.lastIndexOf('/') + 1));
-    if (m.program !== undefined && !m.program.includes(name)) throw new RuleProblem('"argv" names another program than "program"', [...path, 'argv']);
-    m.argv = argv;
+    const name = isStringList(argv) && argv.length > 0 ? programName(argv[0]!.slice(argv[0]!.lastIndexOf('/') + 1)) : '';
+    if (name === '' || (m.program !== undefined && !m.program.includes(name))) throw new RuleProblem('"argv" must list the command\'s words, the first its program', [...path, 'argv']);
+    m.argv = argv as string[];
     // Indexed by its program, as a `program:` entry is.
     m.program ??= [name];
   }
   const project = v['project'];
   if (project !== undefined && project !== null) {
-    if (!isStringList(project) || project.length === 0 || project.some((d) => !d.startsWith('/') || (d.length > 1 && d.endsWith('/')) || d.includes('//') || d.split('/').some((c) => c === '.' || c === '..'))) {
-      throw new RuleProblem('"project" must be a non-empty list of absolute, normalised directories (/home/me/proj)', [...path, 'project']);
-    }
+    if (!isStringList(project) || project.length === 0 || project.some((d) => !d.startsWith('/') || d.endsWith('/') || d.includes('//') || /\/\.\.?(?:\/|$)/.test(d))) throw new RuleProblem('"project" must list absolute, normalised directories', [...path, 'project']);
     m.project = project;
   }
   const min = v['positionals_min'];
