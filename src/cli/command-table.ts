@@ -158,10 +158,11 @@ Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.`,
     complete: 'commands',
     usage: ['buckler explain [options] <command line>', 'buckler explain [options] -i FILE|- [--driver NAME]'],
     about: `Shows why a command line (or a harness event) gets its decision: each simple command as
-analysed (argv, the wrappers it was found through, how its program's options were read), then
-every rule that could apply to it, in precedence order, with each condition that held (✓) or
-failed (✗), whether the rule is in force (tier, pack switched off), and how the line's decision
-follows from its commands'.`,
+analysed (argv, the wrappers it was found through, how its program's options were read), the
+rule that decides it with each condition that held (✓), the rules that also match, the rules
+that nearly matched and why (one condition short, or not in force: tier, pack switched off),
+and how the line's decision follows from its commands'. --all shows every rule that could
+apply, in precedence order, condition by condition.`,
     options: [
       { name: '--input', short: '-i', value: 'FILE', help: 'read a harness event (or a PolicyInput) from FILE; - for stdin', effect: 'reads-only' },
       { name: '--driver', value: 'NAME', choices: ['{harnesses}'], help: 'the harness the event comes from: {harnesses}\n(default: recognised from the event, else {default_driver})', effect: 'reads-only' },
@@ -169,6 +170,8 @@ follows from its commands'.`,
       TIER,
       ...WHERE,
       { name: '--project', value: 'DIR', multiple: true, help: "a project root (repeatable; default: the harness's workspace\nroots, else the git top-level above the directory, else it)", effect: 'reads-only' },
+      ...POLICY_DIRS,
+      { name: '--all', help: 'every rule that could apply, condition by condition (the full trace)', effect: 'reads-only' },
       { name: '--json', help: 'print the explanation as JSON (docs/contracts/explain.schema.json)', effect: 'reads-only' },
     ],
     notes: 'Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.',

@@ -91,7 +91,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const lines = [`FAIL  ${where}  ${c.name}`, `  - expected  ${want}`, `  + got       ${got}`];
       if (c.input.shell) {
         const where = c.project !== undefined ? ` --project ${shellArg(c.project)} --cwd ${shellArg(c.input.shell.cwd ?? c.project)}` : '';
-        lines.push(`  why: buckler explain${c.tier ? ` --tier ${c.tier}` : ''}${where} ${shellArg(c.input.shell.command)}`);
+        // The same policy as the cases': the directories and config this run was given.
+        const dirs = (['packs-dir', 'rules-dir', 'config'] as const).map((k) => (typeof values[k] === 'string' ? ` --${k} ${shellArg(path.resolve(io.cwd, values[k]))}` : '')).join('');
+        lines.push(`  why: buckler explain${c.tier ? ` --tier ${c.tier}` : ''}${dirs}${where} ${shellArg(c.input.shell.command)}`);
       }
       io.out(`${lines.join('\n')}\n`);
     }
