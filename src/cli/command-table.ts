@@ -461,15 +461,17 @@ trust store could not be written; --status: not trusted), 2 usage.`,
     summary: 'check that Buckler really guards every harness here; exit 1 on a problem',
     effect: 'reads-only',
     operands: 'none',
-    usage: ['buckler doctor [--project DIR] [--json]'],
+    usage: ['buckler doctor [--project DIR] [--json]', 'buckler doctor --live [--check TOKEN]'],
     about: `Checks that Buckler really guards this machine: for every harness found, its version, whether
 Buckler is wired for every event it needs, whether each wired command starts and denies (a live
 self-test), and every setting that switches hooks off; then Buckler's own packs and rules.`,
     options: [
       { name: '--project', value: 'DIR', help: 'the project whose project and local settings to check (default: .)', effect: 'reads-only' },
       JSON_OUT,
+      { name: '--live', help: 'print a harmless canary command (with a unique token) to ask your agent\nto run: it proves the running harness calls the hook', effect: 'reads-only' },
+      { name: '--check', value: 'TOKEN', help: "with --live: what the audit log says of the canary TOKEN: which\nharness's hook saw it and what it decided", effect: 'reads-only' },
     ],
-    notes: 'Exit codes: 0 no problem found, 1 a problem found, 2 bad arguments.',
+    notes: 'Exit codes: 0 no problem found (--live --check: a hook saw the canary and blocked it),\n1 a problem found (--check: no hook saw it, or one let it through), 2 bad arguments.',
   },
   {
     name: 'completion',
