@@ -55,6 +55,12 @@ export interface AuditRecord {
   cwd?: string;
   /** The project root it ran in (docs/allow-once.md: workspace root, else the repository). */
   project?: string;
+  /**
+   * Where paths were judged (`buckler replay` re-decides with it): the home directory, the
+   * project roots, the temp directories and `$TMPDIR` the hook saw. Absent in records written
+   * before it was recorded: replay says so.
+   */
+  context?: { home?: string; project_roots?: string[]; temp_dirs?: string[]; tmpdir?: string };
   /** The harness's session (conversation) id. */
   session?: string;
   /** An allow-once entry was granted, used or revoked (docs/allow-once.md). */
@@ -203,6 +209,17 @@ export function buildAuditRecord(event: AuditEvent, now: Date): AuditRecord {
   if (cwd !== null) record.cwd = cwd;
   const project = cap('project', event.project, MAX_PATH_BYTES);
   if (project !== null) record.project = project;
+  const c = input?.context;
+  if (c !== undefined && command !== null) {
+    const ctx: NonNullable<AuditRecord['context']> = {};
+    const home = cap('context.home', c.home, MAX_PATH_BYTES);
+    if (home !== null) ctx.home = home;
+    if (c.project_roots !== undefined) ctx.project_roots = c.project_roots.slice(0, 8).map((p) => truncateUtf8(p, MAX_PATH_BYTES));
+    if (c.temp_dirs !== undefined) ctx.temp_dirs = c.temp_dirs.slice(0, 8).map((p) => truncateUtf8(p, MAX_PATH_BYTES));
+    const tmpdir = cap('context.tmpdir', c.tmpdir, MAX_PATH_BYTES);
+    if (tmpdir !== null) ctx.tmpdir = tmpdir;
+    record.context = ctx;
+  }
   const session = cap('session', input?.session?.conversation_id, MAX_FIELD_BYTES);
   if (session !== null) record.session = session;
   if (event.allowOnce !== undefined) record.allow_once = event.allowOnce;

@@ -11,6 +11,7 @@
 import { printable } from './printable.ts';
 import path from 'node:path';
 import { addEntry, DEFAULT_TTL_MS, DEFAULT_USES, live, MAX_TTL_MS, MAX_USES, readStore, revokeEntries, shellWord, storeFile, type AllowEntry } from './allow-once.ts';
+import { historyFile, recordGrant } from './allow-history.ts';
 import { auditPersonAction as audit } from './audit-person.ts';
 import { flag, parseCommand, str, usageError, type Parsed } from './args.ts';
 import type { CliIO } from './io.ts';
@@ -103,6 +104,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const where = project ?? projectRoot(io.cwd, processPathContext(io.env).home);
     await warnIfNotBlocked(words, where, io);
     const entry = addEntry(file, uid, { argv: words, project: where, uses, ttlMs: ttl, now });
+    try {
+      // What `buckler suggest` reads: the store forgets the entry once it is used up.
+      recordGrant(historyFile(processPaths(io.env).stateHome), uid, { id: entry.id, argv: words, project: where, at: now });
+    } catch (e) {
+      io.err(`buckler allow: warning: the grant history was not written: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
     const command = words.map(shellWord).join(' ');
     audit(io, {
       input: { policy_io_version: '1', trigger: 'pre_shell_exec', harness: 'cli', event: 'allow', shell: { command, cwd: io.cwd } },

@@ -158,10 +158,11 @@ Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.`,
     complete: 'commands',
     usage: ['buckler explain [options] <command line>', 'buckler explain [options] -i FILE|- [--driver NAME]'],
     about: `Shows why a command line (or a harness event) gets its decision: each simple command as
-analysed (argv, the wrappers it was found through, how its program's options were read), then
-every rule that could apply to it, in precedence order, with each condition that held (✓) or
-failed (✗), whether the rule is in force (tier, pack switched off), and how the line's decision
-follows from its commands'.`,
+analysed (argv, the wrappers it was found through, how its program's options were read), the
+rule that decides it with each condition that held (✓), the rules that also match, the rules
+that nearly matched and why (one condition short, or not in force: tier, pack switched off),
+and how the line's decision follows from its commands'. --all shows every rule that could
+apply, in precedence order, condition by condition.`,
     options: [
       { name: '--input', short: '-i', value: 'FILE', help: 'read a harness event (or a PolicyInput) from FILE; - for stdin', effect: 'reads-only' },
       { name: '--driver', value: 'NAME', choices: ['{harnesses}'], help: 'the harness the event comes from: {harnesses}\n(default: recognised from the event, else {default_driver})', effect: 'reads-only' },
@@ -169,6 +170,8 @@ follows from its commands'.`,
       TIER,
       ...WHERE,
       { name: '--project', value: 'DIR', multiple: true, help: "a project root (repeatable; default: the harness's workspace\nroots, else the git top-level above the directory, else it)", effect: 'reads-only' },
+      ...POLICY_DIRS,
+      { name: '--all', help: 'every rule that could apply, condition by condition (the full trace)', effect: 'reads-only' },
       { name: '--json', help: 'print the explanation as JSON (docs/contracts/explain.schema.json)', effect: 'reads-only' },
     ],
     notes: 'Exit codes: 0 allow or nudge, 1 deny or ask, 2 error.',
@@ -423,6 +426,44 @@ agent-tamper pack denies it from an agent's shell.`,
     notes: 'Exit codes: 0 done, 1 the store could not be read or written, 2 usage.',
   },
   {
+    name: 'suggest',
+    module: 'suggest',
+    summary: 'rules proposed from the commands you allowed once, again and again',
+    effect: 'reads-only',
+    operands: 'none',
+    usage: ['buckler suggest [--min N] [--project DIR]', 'buckler suggest --write [--out FILE] [--min N] [--project DIR]'],
+    about: `Proposes a rule for each command you let through with 'buckler allow' at least N times (the
+grants you made, as 'buckler allow' records them; never what the audit log alone says): the rule
+allows exactly those words, in that order and no more, in that project, and says how many times
+and over what period you allowed it. None is proposed for what agent-tamper or agent-secrets
+blocks, for a file-tool entry, or for a command no longer blocked. Shown only; --write writes
+them as a new file in your rules.d (never over an existing file).`,
+    options: [
+      { name: '--min', value: 'N', help: 'how many grants make a suggestion (default 2)', effect: 'reads-only' },
+      { name: '--project', value: 'DIR', help: 'only grants made for this project (its root directory)', effect: 'reads-only' },
+      { name: '--write', help: 'write the rules to a new file in rules.d (suggested-<time>.yaml)', effect: 'changes-state' },
+      { name: '--out', value: 'FILE', help: 'with --write: this file instead (refused when it exists)', effect: 'changes-state' },
+    ],
+    notes: 'Exit codes: 0 done (also when there is nothing to suggest), 1 the grant history could not be\nread or the file not written (it exists), 2 usage.',
+  },
+  {
+    name: 'init',
+    module: 'init',
+    summary: 'write a commented starter config.toml (and, with --project, .buckler/rules.d)',
+    effect: 'changes-state',
+    operands: 'none',
+    usage: ['buckler init [--project [--dir DIR]]'],
+    about: `Writes a commented starter config.toml (tier, packs, audit log) in the config directory
+('buckler paths' shows it). With --project, writes instead a starter .buckler/rules.d in the
+project (an example rule and a policy test file for 'buckler test'). It never overwrites a file:
+when one exists, it says so and writes nothing. What it writes passes 'buckler validate'.`,
+    options: [
+      { name: '--project', help: "the project's .buckler/rules.d instead of config.toml", effect: 'changes-state' },
+      { name: '--dir', value: 'DIR', help: 'with --project: the project root (default: the current directory\'s\ngit top-level, else the directory)', effect: 'reads-only' },
+    ],
+    notes: 'Exit codes: 0 written, 1 a file exists (nothing written) or could not be written, 2 usage.',
+  },
+  {
     name: 'trust',
     module: 'trust',
     summary: "trust this repository's .buckler/rules.d (--status, --revoke, --list)",
@@ -453,15 +494,17 @@ trust store could not be written; --status: not trusted), 2 usage.`,
     summary: 'check that Buckler really guards every harness here; exit 1 on a problem',
     effect: 'reads-only',
     operands: 'none',
-    usage: ['buckler doctor [--project DIR] [--json]'],
+    usage: ['buckler doctor [--project DIR] [--json]', 'buckler doctor --live [--check TOKEN]'],
     about: `Checks that Buckler really guards this machine: for every harness found, its version, whether
 Buckler is wired for every event it needs, whether each wired command starts and denies (a live
 self-test), and every setting that switches hooks off; then Buckler's own packs and rules.`,
     options: [
       { name: '--project', value: 'DIR', help: 'the project whose project and local settings to check (default: .)', effect: 'reads-only' },
       JSON_OUT,
+      { name: '--live', help: 'print a harmless canary command (with a unique token) to ask your agent\nto run: it proves the running harness calls the hook', effect: 'reads-only' },
+      { name: '--check', value: 'TOKEN', help: "with --live: what the audit log says of the canary TOKEN: which\nharness's hook saw it and what it decided", effect: 'reads-only' },
     ],
-    notes: 'Exit codes: 0 no problem found, 1 a problem found, 2 bad arguments.',
+    notes: 'Exit codes: 0 no problem found (--live --check: a hook saw the canary and blocked it),\n1 a problem found (--check: no hook saw it, or one let it through), 2 bad arguments.',
   },
   {
     name: 'completion',

@@ -24,7 +24,7 @@ import { auditHealth } from '../audit/append.ts';
 import { compareVersions, shortKey } from '../packs/bundle.ts';
 import { checkRuntimeCache, loadPolicyReport, type PolicyReport } from '../packs/runtime.ts';
 import { harnessConfigFile, harnessHomeDir, resolvePaths, type PathContext, type Scope } from '../paths.ts';
-import { parseCommand } from './args.ts';
+import { parseCommand, usageError } from './args.ts';
 import { showHelp } from './show-help.ts';
 import type { Finding, HarnessReport } from './doctor-finding.ts';
 import type { CliIO } from './io.ts';
@@ -348,6 +348,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (!parsed) return 2;
   if (parsed.help) return showHelp('doctor', io);
   const { values } = parsed;
+  const check = values.check as string | undefined;
+  if (check !== undefined && values.live !== true) return usageError(io, 'doctor', '--check needs --live');
+  if (values.live === true) {
+    const { checkLive, startLive } = await import('./doctor-live.ts');
+    return check === undefined ? startLive(io) : checkLive(check, io);
+  }
   const project = path.resolve(io.cwd, (values.project as string | undefined) ?? '.');
   const report = await doctor(io, project);
   io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report, io.stdoutIsTTY));

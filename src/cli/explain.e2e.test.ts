@@ -43,8 +43,8 @@ function json(args: string[], stdin = '') {
 }
 
 describe('buckler explain (built bundle)', () => {
-  it('says which condition held or failed, in precedence order, with the deciding rule', () => {
-    const r = buckler(['explain', 'git', 'push', '-u', 'origin', '--tags']);
+  it('--all: says which condition held or failed, in precedence order, with the deciding rule', () => {
+    const r = buckler(['explain', '--all', 'git', 'push', '-u', 'origin', '--tags']);
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^ASK {2}team\/no-tags-push\n/);
@@ -53,6 +53,42 @@ describe('buckler explain (built bundle)', () => {
     expect(r.stdout).toMatch(/✓ ask {3}team\/no-tags-push {2}\(priority 50, baseline, config\/rules.d\/team.yaml \[user\]\) {2}decides/);
     // Not a terminal: no colour.
     expect(r.stdout).not.toContain('\x1b[');
+  });
+
+  it('by default a screenful: the deciding rule, the rules that nearly matched and why, the reading', () => {
+    const full = buckler(['explain', '--all', 'git push --force origin main']).stdout.split('\n');
+    const r = buckler(['explain', 'git push --force origin main']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.split('\n');
+    expect(lines.length).toBeLessThanOrEqual(24);
+    expect(full.length).toBeGreaterThan(lines.length * 3);
+    expect(r.stdout).toMatch(/^DENY {2}agent-git\/no-force-push\n/);
+    expect(r.stdout).toContain('  read          program git, subcommand push, options --force -f, operands origin main\n');
+    expect(r.stdout).toMatch(/ {2}decides {7}deny agent-git\/no-force-push \(priority 50, baseline, .*agent-git\.yaml\)\n {16}\[0\] program git ✓, subcommand push ✓, flags_any \[--force,-f\] ✓/);
+    expect(r.stdout).toMatch(/ {2}nearly {8}deny agent-git\/no-delete-remote-ref .*: only flags_any \[--delete,-d,--prune\] ✗ \(saw --force, -f\)\n {16}deny agent-git\/no-mirror-push .*: only flags_any --mirror ✗/);
+    expect(r.stdout).toMatch(/\+ \d+ more rules looked at it and did not apply \(--all shows each\)/);
+    // A rule whose conditions the trace lists only in part is not called a match (`ls` is no pipe to a shell).
+    const ls = buckler(['explain', 'ls', '-la']);
+    expect(ls.status).toBe(0);
+    expect(ls.stdout).not.toMatch(/also matches|pipe-to-shell/);
+  });
+
+  it('--rules-dir and --config: the policy buckler test was given, as its hint says', () => {
+    const dir = path.join(home, 'policy');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'p.yaml'), 'pack: p\nrules:\n  - id: no-make\n    trigger: pre_shell_exec\n    match: { shell_segments: [{ program: make }] }\n    action: deny\n');
+    fs.writeFileSync(path.join(dir, 'config.toml'), '[core]\ntier = "strict"\n');
+    fs.writeFileSync(path.join(dir, 'cases.yaml'), 'cases:\n  - command: make all\n    decision: allow\n');
+    const t = buckler(['test', '--rules-dir', dir, '--config', path.join(dir, 'config.toml'), path.join(dir, 'cases.yaml')]);
+    expect(t.status).toBe(1);
+    const hint = /why: buckler (explain .*)/.exec(t.stdout)?.[1];
+    const words = (hint as string).split(' ').map((w) => w.replace(/^'(.*)'$/, '$1'));
+    expect(words.join(' ')).toContain(`--rules-dir ${dir} --config ${path.join(dir, 'config.toml')}`);
+    const r = buckler([...words.slice(0, words.findIndex((w) => w.startsWith("'make"))), 'make all']);
+    expect(r.stdout).toMatch(/^DENY {2}p\/no-make\n/);
+    expect(r.stdout).toContain('tier strict');
+    expect(buckler(['explain', 'make all']).stdout).toMatch(/^ALLOW/);
   });
 
   it('colour only on a terminal: never with NO_COLOR, never into a pipe', () => {

@@ -62,6 +62,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   const opts: RuntimeOptions = { examples: false, uid: processUid() };
   if (tier) opts.tier = tier;
+  // The policy `buckler test` and `validate` were given: its hint explains the same one.
+  for (const [key, name] of [['packsDir', 'packs-dir'], ['rulesDir', 'rules-dir'], ['configFile', 'config']] as const) {
+    const v = values[name] as string | undefined;
+    if (v !== undefined) opts[key] = path.resolve(io.cwd, v);
+  }
   const project = rulesProject(input.context);
   if (project !== undefined) opts.project = project;
   const report = await loadPolicyReport(processPaths(io.env), opts);
@@ -90,7 +95,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
 
   if (values.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
-  else io.out(render(result, io.stdoutIsTTY && !io.env['NO_COLOR'], (f) => display(f, io.cwd)));
+  else {
+    const how = { colour: io.stdoutIsTTY && !io.env['NO_COLOR'], displayFile: (f: string) => display(f, io.cwd) };
+    io.out(values.all === true ? render(result, how.colour, how.displayFile) : renderShort(result, how.colour, how.displayFile));
+  }
   return result.decision === 'deny' || result.decision === 'ask' ? 1 : 0;
 }
 
@@ -128,7 +136,105 @@ function display(file: string, cwd: string): string {
   return file;
 }
 
-/** The explanation for a terminal. Colour only on a TTY (and never with NO_COLOR). */
+/** A failed condition of these says the rule is about another command altogether. */
+const ANOTHER_COMMAND = new Set(['program', 'opaque', 'subcommand', 'subcommand_dynamic']);
+
+/** How many nearly matching rules the short explanation names per command. */
+const NEARLY_SHOWN = 5;
+
+/**
+ * The failed conditions of a rule that did not match, when it nearly did: a `shell_segments`
+ * entry whose program held and exactly one other condition failed; null otherwise.
+ */
+export function nearMiss(r: RuleTrace): ConditionTrace[] | null {
+  if (r.outcome !== 'no_match' || r.segments === null) return null;
+  const context = r.context.filter((c) => !c.held);
+  for (const s of r.segments) {
+    const failed = [...s.conditions.filter((c) => !c.held), ...context];
+    const heldOther = s.conditions.some((c) => c.held && c.condition !== 'program' && c.condition !== 'opaque' && c.condition !== 'not');
+    // One condition short, on the same command: not another subcommand, not a path it never touches.
+    const f = failed[0];
+    if (failed.length === 1 && heldOther && !ANOTHER_COMMAND.has(f!.condition) && !(f!.condition === 'paths' && f!.saw.length === 0)) return failed;
+  }
+  return null;
+}
+
+/**
+ * The short explanation (the default): the line's decision, each command as read, the rule that
+ * decides it with its conditions, the rules that also match, the rules that nearly matched (one
+ * condition short, or not in force) and why, and how many more were looked at. `--all` prints
+ * `render`'s full trace.
+ */
+export function renderShort(x: Explanation, colour: boolean, displayFile: (f: string) => string = (f) => f): string {
+  const sgr = (code: string, text: string): string => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const paint = (d: Decision, text: string): string => sgr(`1;${COLOURS[d]}`, text);
+  const dim = (text: string): string => sgr('2', text);
+  const mark = (held: boolean): string => (held ? sgr('32', '✓') : sgr('31', '✗'));
+  const lines: string[] = [];
+  lines.push(`${paint(x.decision, x.decision.toUpperCase())}${x.rule ? `  ${x.rule}` : ''}`);
+  lines.push(`  ${x.summary}`);
+  const what = x.command !== null ? `line: ${x.command}` : x.tool !== null ? `tool: ${x.tool}` : 'event';
+  lines.push(dim(`  ${what}  (trigger ${x.trigger}, harness ${x.harness ?? 'unknown'}, tier ${x.tier})`));
+  if (x.error) lines.push(`  ${sgr('31', 'error')}: ${x.error.code}: ${x.error.message}`);
+  if (x.project) {
+    const p = x.project;
+    lines.push(`  project rules  ${displayFile(p.rules_dir)}: ${p.trusted ? 'trusted' : 'untrusted: they can only tighten'}; ${p.loaded.length} loaded${p.ignored.length > 0 ? `, ${p.ignored.length} ignored for want of trust (${p.ignored.join(', ')})` : ''}`);
+    for (const r of p.refused) lines.push(`  ${sgr('31', 'refused')}: ${r}`);
+  }
+  const head = (r: RuleTrace): string => {
+    const from = r.source ? `, ${displayFile(r.source)}` : '';
+    return `${paint(r.action, r.action)} ${r.rule} ${dim(`(priority ${r.priority}, ${r.tier}${from})`)}`;
+  };
+  const one = (c: ConditionTrace): string => {
+    const full = Array.isArray(c.expected) ? (c.expected.length === 1 ? c.expected[0]! : `[${c.expected.join(',')}]`) : '';
+    const expected = full.length > 60 ? `${full.slice(0, 57)}…` : full;
+    const saw = !c.held && c.saw.length > 0 ? ` (saw ${c.saw.join(', ')})` : '';
+    return `${c.condition}${expected ? ` ${expected}` : ''} ${mark(c.held)}${saw}`;
+  };
+  const ruleSet = (rules: readonly RuleTrace[]): void => {
+    const decides = rules.find((r) => r.outcome === 'decides');
+    if (decides) {
+      lines.push(`  decides       ${head(decides)}`);
+      for (const c of conditionsText(decides, mark)) lines.push(`                ${c}`);
+    } else lines.push(`  decides       ${dim('no rule matches: what no rule matches is allowed')}`);
+    for (const r of rules.filter((r) => r.outcome === 'outranked')) lines.push(`  also matches  ${head(r)}: ${outcomeText(r, x.tier)}`);
+    const nearly: string[] = [];
+    for (const r of rules) {
+      if (r.outcome === 'skipped' && r.matched) nearly.push(`${head(r)}: ${outcomeText(r, x.tier)}`);
+      else {
+        const miss = nearMiss(r);
+        if (miss) nearly.push(`${head(r)}: only ${miss.map(one).join(', ')}`);
+      }
+    }
+    nearly.slice(0, NEARLY_SHOWN).forEach((n, i) => lines.push(`  ${i === 0 ? 'nearly' : '      '}        ${n}`));
+    const shown = (decides ? 1 : 0) + rules.filter((r) => r.outcome === 'outranked').length + Math.min(nearly.length, NEARLY_SHOWN);
+    const rest = rules.length - shown;
+    if (rest > 0) lines.push(dim(`  + ${rest} more rule${rest === 1 ? '' : 's'} looked at it and did not apply (--all shows each)`));
+  };
+  x.commands.forEach((c, i) => {
+    lines.push('');
+    const tag = c.decisive && c.rule !== null && x.commands.length > 1 ? `  ${dim('← decides the line')}` : '';
+    lines.push(`${sgr('1', `command ${i + 1}`)}  ${displayCommand(c.argv, c.dynamic)}  ${paint(c.decision, c.decision)}${tag}`);
+    if (c.via.length > 0) lines.push(`  via           ${c.via.join(' › ')}`);
+    if (c.opaque) lines.push(`  program known only at run time${c.unseen ? ` (${c.unseen === 'runtime' ? 'its text is made at run time' : 'a script that could not be read'})` : ''}`);
+    if (c.read) {
+      const parts = [`program ${c.read.program}`];
+      if (c.read.subcommand.length > 0) parts.push(`subcommand ${c.read.subcommand.join(' ')}`);
+      parts.push(c.read.flags.length > 0 ? `options ${c.read.flags.join(' ')}` : 'no options');
+      if (c.read.positionals.length > 0) parts.push(`operands ${c.read.positionals.join(' ')}`);
+      lines.push(`  read          ${parts.join(', ')}`);
+    }
+    ruleSet(c.rules);
+  });
+  if (x.commands.length === 0 && x.context_rules.length > 0) {
+    lines.push('', sgr('1', 'rules that look at no command'));
+    ruleSet(x.context_rules);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** The full trace (`--all`): every rule that could apply, condition by condition. Colour only on a TTY (and never with NO_COLOR). */
 export function render(x: Explanation, colour: boolean, displayFile: (f: string) => string = (f) => f): string {
   const sgr = (code: string, text: string): string => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
   const paint = (d: Decision, text: string): string => sgr(`1;${COLOURS[d]}`, text);

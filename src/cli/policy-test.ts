@@ -93,7 +93,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       let why: string | undefined;
       if (!ok && c.input.shell) {
         const at = c.project !== undefined ? ` --project ${shellArg(c.project)} --cwd ${shellArg(c.input.shell.cwd ?? c.project)}` : '';
-        why = `buckler explain${c.tier ? ` --tier ${c.tier}` : ''}${at} ${shellArg(c.input.shell.command)}`;
+        // The same policy as the cases': the directories and config this run was given.
+        const dirs = (['packs-dir', 'rules-dir', 'config'] as const).map((k) => (typeof values[k] === 'string' ? ` --${k} ${shellArg(path.resolve(io.cwd, values[k]))}` : '')).join('');
+        why = `buckler explain${c.tier ? ` --tier ${c.tier}` : ''}${dirs}${at} ${shellArg(c.input.shell.command)}`;
       }
       const result: CaseResult = { file, line: c.line ?? null, name: c.name, ok, expected: { decision: c.decision, ...(c.rule === undefined ? {} : { rule: c.rule }) }, got: { decision: out.decision, rule: out.rule }, ms: Date.now() - started, ...(why === undefined ? {} : { why }) };
       results.push(result);

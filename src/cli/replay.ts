@@ -16,6 +16,7 @@ import type { Paths } from '../paths.ts';
 import { filterRecords, parseAuditLog } from '../audit/read.ts';
 import type { AuditRecord } from '../audit/record.ts';
 import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
+import { actionContext } from './action-context.ts';
 import { checkTier } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
 import type { CliIO } from './io.ts';
@@ -29,6 +30,11 @@ import { scriptReader } from './script-reader.ts';
 export interface Change {
   time: string;
   command: string;
+  /**
+   * False: the record holds no context (home, project roots, temp directories; written before
+   * they were recorded), so it was re-decided with this machine's: the change may come from that.
+   */
+  faithful: boolean;
   old: { decision: Decision; rule: string | null };
   new: { decision: Decision; rule: string | null };
 }
@@ -64,11 +70,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const changes: Change[] = [];
   let replayed = 0;
+  let unfaithful = 0;
   for (const r of filterRecords(parseAuditLog(text).records, opts.filter)) {
     const input = replayInput(r, io);
     if (input === null || r.command === null) continue;
     const cwd = input.shell!.cwd as string;
     replayed++;
+    if (r.context === undefined) unfaithful++;
     let loaded: LoadedPolicy;
     try {
       loaded = await policyFor(recordProject(r, io));
@@ -80,17 +88,22 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const old = recorded(r);
     if (!(DECISIONS as readonly string[]).includes(old)) continue;
     if (out.decision !== old || (out.rule ?? null) !== (r.rule ?? null)) {
-      changes.push({ time: r.time, command: r.command, old: { decision: old, rule: r.rule }, new: { decision: out.decision, rule: out.rule } });
+      changes.push({ time: r.time, command: r.command, faithful: r.context !== undefined, old: { decision: old, rule: r.rule }, new: { decision: out.decision, rule: out.rule } });
     }
   }
   if (opts.json) io.out(changes.map((c) => `${JSON.stringify(c)}\n`).join(''));
   else {
     io.out(
       changes
-        .map((c) => `${c.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}  ${c.old.decision} → ${c.new.decision}  ${c.old.rule ?? '-'} → ${c.new.rule ?? '-'}  ${printable(c.command)}\n`)
+        .map((c) => `${c.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}  ${c.old.decision} → ${c.new.decision}  ${c.old.rule ?? '-'} → ${c.new.rule ?? '-'}  ${printable(c.command)}${c.faithful ? '' : '  (no recorded context)'}\n`)
         .join(''),
     );
     io.err(`buckler replay: ${replayed} command${replayed === 1 ? '' : 's'} replayed, ${changes.length} would change\n`);
+    if (unfaithful > 0) {
+      io.err(
+        `buckler replay: ${unfaithful} record${unfaithful === 1 ? ' holds' : 's hold'} no context (written before home, project roots and temp directories were recorded): re-decided with this machine's home and temp directories and the recorded cwd and project, so a change marked (no recorded context) may come from that alone\n`,
+      );
+    }
   }
   return 0;
 }
@@ -104,6 +117,12 @@ function replayInput(r: AuditRecord, io: CliIO): PolicyInput | null {
   if (r.harness !== null) input.harness = r.harness;
   if (r.event !== null) input.event = r.event;
   if (r.tool !== null) input.tool = { name: r.tool };
+  // Where the hook judged paths: the recorded home, project roots and temp directories; what a
+  // record lacks (written before they were recorded) is this machine's now (see `faithful`).
+  const given: NonNullable<PolicyInput['context']> = { ...(r.context ?? {}) };
+  if (r.cwd !== undefined) given.cwd = r.cwd;
+  if (given.project_roots === undefined && r.project !== undefined) given.project_roots = [r.project];
+  input.context = actionContext({ ...input, context: given }, { env: io.env, cwd: r.cwd ?? io.cwd });
   return input;
 }
 

@@ -11,7 +11,7 @@ import { SEVERITY, type Decision, type PolicyInput, type PolicyOutput } from './
 import { evaluate, type EvaluateOptions } from './evaluate.ts';
 import type { CommandFacts } from './facts.ts';
 import type { Judged } from './messages.ts';
-import { pathMatches } from './match.ts';
+import { pathMatches, segmentMatches } from './match.ts';
 import type { CompiledPolicy, CompiledRule, SegmentMatcher, Tier } from './policy.ts';
 
 const EXPLAIN_FORMAT = 1;
@@ -317,8 +317,24 @@ function segmentConditions(m: SegmentMatcher, f: CommandFacts): ConditionTrace[]
     const saw = f.paths.map((x) => `${x.access}${x.recursive ? ' (recursive)' : ''} ${x.path ?? x.written} [${x.pseudo ? 'not a file' : x.scope}${x.holdsProject ? ', holds a project' : ''}]`);
     out.push({ condition: 'paths', expected, held: f.paths.some((x) => pathMatches(p, x, f.home, f.locations)), saw });
   }
+  // Every other condition, judged by the matcher itself: a trace that left one out would call a
+  // rule matched when it is not (`script_from` of `ls -la`).
+  for (const [key, value] of Object.entries(m) as [keyof SegmentMatcher, unknown][]) {
+    if (value === undefined || TRACED.has(key) || (f.tool && key !== 'not')) continue;
+    if (key === 'not') {
+      out.push({ condition: 'not', expected: (value as SegmentMatcher[]).map((v) => JSON.stringify(v)), held: !m.not!.some((n) => segmentMatches(n, f)), saw: [] });
+      continue;
+    }
+    const alone = { [key]: value } as SegmentMatcher;
+    if ((key === 'positionals_min' || key === 'positionals_any') && m.subcommand !== undefined) alone.subcommand = m.subcommand;
+    const expected = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) : typeof value === 'boolean' ? value : [JSON.stringify(value)];
+    out.push({ condition: key, expected, held: segmentMatches(alone, f), saw: [] });
+  }
   return out;
 }
+
+/** The conditions segmentConditions traces by name. */
+const TRACED = new Set<string>(['program', 'opaque', 'subcommand_dynamic', 'subcommand', 'flags_any', 'flags_all', 'role_marks', 'words_any', 'paths']);
 
 function summary(out: PolicyOutput, commands: readonly CommandTrace[]): string {
   if (out.bypass) return `${out.decision}: the operator bypass (BUCKLER_BYPASS=1) allows every action before it runs`;

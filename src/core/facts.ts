@@ -34,6 +34,8 @@ export interface CommandFacts {
   readonly home: string | null;
   /** Named locations from the context (`paths.location`). */
   readonly locations: Readonly<Record<string, readonly string[]>> | null;
+  /** The event's project roots, normalised (`project` conditions). */
+  readonly roots: readonly string[];
   /** Some argument word has a part known only at run time. */
   readonly dynamicWords: boolean;
   /** The producers of the script this command stands for (ShellCommand.script_from), read. */
@@ -108,6 +110,10 @@ class Facts implements CommandFacts {
 
   get locations(): Readonly<Record<string, readonly string[]>> | null {
     return this.env.locations;
+  }
+
+  get roots(): readonly string[] {
+    return this.env.roots;
   }
 
   get dynamicWords(): boolean {

@@ -4,7 +4,7 @@
  * that can match it.
  */
 import { SEVERITY } from './contract.ts';
-import type { CommandFacts } from './facts.ts';
+import { programName, type CommandFacts } from './facts.ts';
 import type { CompiledPolicy, CompiledRule, OrderedRule, PathMatcher, RuleBuckets, ScriptFromMatcher, SegmentMatcher } from './policy.ts';
 import { globMatches, globOverlaps, inLocation, type PathFact } from './paths.ts';
 import { readSql, type SqlKind } from '../grammars/sql.ts';
@@ -114,6 +114,8 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.words_contain && !wordsContain(m.words_contain, f)) return false;
   if (m.text_contains && !textContains(m.text_contains, f)) return false;
   if (m.words_all && !m.words_all.every((w) => f.words.has(w))) return false;
+  if (m.argv && !argvIs(m.argv, f)) return false;
+  if (m.project && !m.project.some((r) => f.roots.includes(r))) return false;
   if (m.words_any_ignore_case && !anyWordIgnoringCase(m.words_any_ignore_case, f.words)) return false;
   if (m.flags_none && m.flags_none.some((x) => f.read.flags.has(x))) return false;
   if (m.positionals_min !== undefined || m.positionals_any) {
@@ -132,6 +134,16 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.sql_unread && !sqlOf(f).unread) return false;
   if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations))) return false;
   if (m.not && m.not.some((n) => segmentMatches(n, f))) return false;
+  return true;
+}
+
+/** `argv:` the command's words exactly, none known only at run time (the program by its name). */
+function argvIs(want: readonly string[], f: CommandFacts): boolean {
+  const argv = f.cmd.argv;
+  if (f.opaque || argv.length !== want.length || f.cmd.dynamic.length > 0) return false;
+  const first = want[0] ?? '';
+  if (programName(first.slice(first.lastIndexOf('/') + 1)) !== f.program) return false;
+  for (let i = 1; i < argv.length; i++) if (argv[i] !== want[i]) return false;
   return true;
 }
 

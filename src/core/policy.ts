@@ -75,6 +75,13 @@ export interface SegmentMatcher {
   not?: SegmentMatcher[];
   /** Every one of these is a literal argument word. */
   words_all?: string[];
+  /**
+   * The command's words exactly: as many, in this order, none known only at run time; the
+   * first compared as the program name (`programName`), the others literally.
+   */
+  argv?: string[];
+  /** One of the event's project roots is one of these directories (absolute, normalised). */
+  project?: string[];
   /** At least one literal argument word is one of these, ignoring letter case (stored in lower case). */
   words_any_ignore_case?: string[];
   /** None of these options is present (normalised like flags_any). */

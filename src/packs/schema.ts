@@ -70,7 +70,7 @@ const MARK_SHORTHANDS: Readonly<Record<string, { condition: string; mark: string
 };
 export const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case', 'words_contain',
-  'text_contains', 'line_sets', 'positionals_min', 'positionals_any', 'script_from', 'unseen', 'unseen_file', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
+  'text_contains', 'line_sets', 'positionals_min', 'positionals_any', 'script_from', 'unseen', 'unseen_file', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', 'argv', 'project', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
 ];
 export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location', 'link'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
@@ -402,6 +402,19 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
       throw new RuleProblem(`"${k}" must be a non-empty list of ${contains ? 'non-empty ' : ''}strings`, [...path, k]);
     }
     m[k] = k === 'words_any_ignore_case' || contains ? x.map((w) => w.toLowerCase()) : x;
+  }
+  const argv = v['argv'];
+  if (argv !== undefined && argv !== null) {
+    const name = isStringList(argv) && argv.length > 0 ? programName(argv[0]!.slice(argv[0]!.lastIndexOf('/') + 1)) : '';
+    if (name === '' || (m.program !== undefined && !m.program.includes(name))) throw new RuleProblem('"argv" must list the command\'s words, the first its program', [...path, 'argv']);
+    m.argv = argv as string[];
+    // Indexed by its program, as a `program:` entry is.
+    m.program ??= [name];
+  }
+  const project = v['project'];
+  if (project !== undefined && project !== null) {
+    if (!isStringList(project) || project.length === 0 || project.some((d) => !d.startsWith('/') || d.endsWith('/') || d.includes('//') || /\/\.\.?(?:\/|$)/.test(d))) throw new RuleProblem('"project" must list absolute, normalised directories', [...path, 'project']);
+    m.project = project;
   }
   const min = v['positionals_min'];
   if (min !== undefined && min !== null) {
