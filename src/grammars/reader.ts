@@ -70,7 +70,10 @@ function compileLevel(g: CommandGrammar): Level {
   const value = new Set(g.value_options ?? []);
   for (const o of [...(r.shell_options ?? []), ...(r.code_options ?? []), ...(g.split_options ?? [])]) if (!optional.has(o)) value.add(o);
   const syn = new Map<string, string[]>();
-  for (const [a, b] of Object.entries(g.synonyms ?? {})) {
+  // for-in, not Object.entries with `[a, b]`: destructuring runs the iterator protocol in code run once.
+  const synonyms = g.synonyms ?? {};
+  for (const a in synonyms) {
+    const b = synonyms[a]!;
     syn.set(a, [...(syn.get(a) ?? []), b]);
     syn.set(b, [...(syn.get(b) ?? []), a]);
   }
@@ -185,7 +188,8 @@ export function mayRun(g: ProgramGrammar, words: readonly Word[]): boolean {
     else {
       const subs = g.subcommands ?? {};
       const names = Object.keys(subs).filter((k) => subs[k] != null && levelRuns(subs[k]));
-      for (const [alias, target] of Object.entries(g.aliases ?? {})) if (names.includes(target)) names.push(alias);
+      const aliases = g.aliases ?? {};
+      for (const alias in aliases) if (names.includes(aliases[alias]!)) names.push(alias);
       const settings = Object.values(g.runs?.shell_settings ?? {}).flatMap((list) => list.map((n) => n.toLowerCase()));
       gate = { exact: new Set(names), inside: [...names.map((n) => n.toLowerCase()), ...settings] };
     }
@@ -794,8 +798,9 @@ export function joinWords<W extends Word>(ws: readonly W[]): W {
 
 function readFiles<W extends Word>(spec: FilesSpec, opts: readonly Opt<W>[], operands: readonly number[], words: readonly W[], firstOption: number): FileUse<W>[] {
   let eff: FilesSpec = spec;
-  for (const [opt, over] of Object.entries(spec.when ?? {})) {
-    if (opts.some((o) => o.names.includes(opt))) eff = { ...eff, ...over };
+  const when = spec.when ?? {};
+  for (const opt in when) {
+    if (opts.some((o) => o.names.includes(opt))) eff = { ...eff, ...when[opt] };
   }
   const out: FileUse<W>[] = [];
   const push = (word: W, access: Access | 'none' | undefined): FileUse<W> | null => {

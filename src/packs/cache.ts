@@ -386,7 +386,10 @@ function readRecord(text: string, stamp: string, body: Buffer, verifyAll: boolea
     return new DamagedCacheError(program, what);
   };
   const overrides: Record<string, string | (() => string)> = {};
-  for (const [name, ref] of Object.entries(grammarRefs)) overrides[name] = ref === '' ? '' : () => sectionText(ref, name, 'grammar');
+  for (const name in grammarRefs) {
+    const ref = grammarRefs[name]!;
+    overrides[name] = ref === '' ? '' : () => sectionText(ref, name, 'grammar');
+  }
   policy['grammars'] = lazyGrammars(overrides, (program) => damaged(program));
   lazyRules(policy as unknown as CompiledPolicy, refs as (SectionRef | null)[], programs as Record<string, number[]>, (ref, program) => sectionText(ref, program, 'rules'), (program) => damaged(program, 'rules'));
   return loaded as unknown as CachedLoad;

@@ -187,7 +187,8 @@ export class Runner {
    * same variable; it is not followed a second time.
    */
   private envRuns(spec: Readonly<Record<string, 'shell' | 'script'>>, prog: string, via: readonly string[], ctx: Ctx, chainEnv: ReadonlyMap<string, string | null> | undefined): void {
-    for (const [name, how] of Object.entries(spec)) {
+    for (const name in spec) {
+      const how = spec[name]!;
       const value = chainEnv?.has(name) === true ? chainEnv.get(name) : ctx.vars.get(name);
       if (value === undefined || value === '') continue;
       const label = `${prog} ${name}`;
