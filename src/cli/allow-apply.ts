@@ -2,7 +2,8 @@
  * The driver's side of allow-once (docs/allow-once.md): after `evaluate` said deny or ask
  * before an action, a live entry for each blocking command turns the decision into allow (one
  * use consumed); otherwise the person-facing message says what to run to allow it. Imported by
- * the hook only for a deny or an ask.
+ * the hook only for a deny or an ask. `grantsOff`: the locked-down install's system config has
+ * `[system] allow = false`.
  */
 import type { Decision, PolicyInput, PolicyOutput } from '../core/contract.ts';
 import { allowCommandText, blockingCommands, consume, storeFile } from './allow-once.ts';
@@ -30,9 +31,13 @@ export function applyAllowOnce(
   output: PolicyOutput,
   env: CliIO['env'],
   warn: (text: string) => void,
+  grantsOff = false,
 ): { output: PolicyOutput; allowOnce?: AllowOnceUse } {
   const argvs = blockingCommands(output, input);
   if (argvs === null) return { output };
+  // The locked-down install's system config switched allow off (`[system] allow = false`):
+  // grants made before are not used, and no administrator command is offered.
+  if (grantsOff && systemMode()) return { output };
   const project = inputProject(input, env);
   // A grant applies where the command acts: not after a `cd` into another project, nor with
   // `-C`, `--git-dir`, `--work-tree` or `GIT_DIR` naming another (allow-where.ts).

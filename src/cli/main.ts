@@ -8,7 +8,7 @@
 import type { ModuleCommand } from './command-table.ts';
 import { processIO, type CliIO } from './io.ts';
 import { systemMode } from './process-paths.ts';
-import { systemEnv } from '../paths.ts';
+import { systemEnv, systemWithheld } from '../paths.ts';
 
 declare const __BUCKLER_VERSION__: string;
 export const VERSION: string = typeof __BUCKLER_VERSION__ === 'string' ? __BUCKLER_VERSION__ : '0.0.0-dev';
@@ -62,10 +62,21 @@ export function codeCacheWanted(): number {
 }
 
 export async function main(argv: string[], given: CliIO): Promise<number> {
-  // The locked-down install: no BUCKLER_* / XDG_* variable or operator bypass counts (paths.ts).
-  const io = systemMode() ? { ...given, env: systemEnv(given.env) } : given;
   const first = argv[0];
-  if (first === undefined || first.startsWith('--driver') || first.startsWith('--event')) {
+  const hook = first === undefined || first.startsWith('--driver') || first.startsWith('--event');
+  // The locked-down install: no BUCKLER_* / XDG_* variable or operator bypass counts (paths.ts)
+  // unless the system config allows it. A hook sets the variables aside until its policy (which
+  // carries the system config) has loaded (hook/decide.ts); a command reads the config now.
+  let io = given;
+  if (systemMode()) {
+    if (hook) io = { ...given, env: systemEnv(given.env), withheldEnv: systemWithheld(given.env) };
+    else {
+      const { readSystemSettings } = await import('./system-settings.ts');
+      const s = readSystemSettings();
+      io = { ...given, env: systemEnv(given.env, { bypass: s.allowBypass, locationVariables: s.allowLocationVariables }) };
+    }
+  }
+  if (hook) {
     hookRun = true;
     const { runDriver } = await import('./driver.ts');
     const run = await runDriver(argv, io);

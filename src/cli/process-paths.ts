@@ -22,7 +22,9 @@ export function processUid(): number | undefined {
 }
 
 export function processPaths(env: Env): Paths {
-  if (systemMode()) return resolveSystemPaths(processPathContext(env), approvalsUid(env));
+  // In system mode `env` is main.ts's systemEnv-filtered one: a location variable left in it was
+  // allowed by the system config (allow_location_variables), and moves only the person's audit log.
+  if (systemMode()) return resolveSystemPaths(processPathContext(env), approvalsUid(env), true);
   return resolvePaths(processPathContext(env));
 }
 
@@ -66,6 +68,7 @@ export function policyCacheUid(): number | undefined {
  */
 export function policyOptions(env: Env): { uid: number | undefined; person?: { configFile: string; rulesDir: string }; shared?: boolean } {
   if (!systemMode()) return { uid: processUid() };
-  const person = personPaths(processPathContext(env));
+  // `env` is systemEnv-filtered (main.ts): what is left of the location variables was allowed.
+  const person = personPaths(processPathContext(env), true);
   return { uid: 0, person: { configFile: person.configFile, rulesDir: person.rulesDir }, shared: true };
 }
