@@ -298,11 +298,30 @@ const revoke = sh(launcher, ['trust', '--revoke', '--project', project], { env: 
 const revoked = fire('claude-code', 'git push --force origin main');
 step('after sudo trust --revoke, denied again', revoke.status === 0 && revoked === 'deny', `${revoke.stderr} ${revoked}`);
 
+// ── replay and the dropped-rules check load the policy as the hook does ─────────────────────
+// The person's own rules.d: a rule that tightens (loads, tighten-only) and one that is broken.
+const personRules = `${home}/.config/buckler/rules.d`;
+fs.writeFileSync(`${personRules}/no-log.yaml`, 'pack: person-log\nrules:\n  - id: no-log\n    trigger: [pre_shell_exec, pre_shell_tool]\n    match:\n      shell_segments:\n        - program: git\n          subcommand: log\n    action: deny\n    user_message: not here\n    agent_message: not here\n');
+fs.writeFileSync(`${personRules}/broken.yaml`, 'pack: person-broken\nrules:\n  - id: bad\n    trigger: pre_shell_exec\n    match: { shell_segments: [{ program: curl }] }\n    action: block\n');
+execFileSync('chown', ['-R', `${UID}:${UID}`, personRules]);
+const logDenied = fire('claude-code', 'git log --oneline');
+step('the person\'s own tightening rule denies in the hook', logDenied === 'deny', logDenied);
+const replay = asPerson(`${launcher} replay --json`, '');
+const replayChanges = replay.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+const auditText = fs.readFileSync(`${home}/.local/state/buckler/audit.jsonl`, 'utf8');
+step('replay (as the person) loads the layered policy: the hook\'s deny of git log stays a deny', replay.status === 0 && auditText.includes('git log --oneline') && !replayChanges.some((c) => c.command === 'git log --oneline'), `${replay.status} ${replay.stdout.slice(0, 500)} ${replay.stderr.slice(0, 500)}`);
+const status = asPerson(`${launcher} hooks status`, '');
+step('hooks status (as the person) names the person\'s dropped rule', /rules not loaded/.test(status.stdout) && /broken\.yaml/.test(status.stdout), status.stdout + status.stderr);
+fs.rmSync(`${personRules}/no-log.yaml`);
+fs.rmSync(`${personRules}/broken.yaml`);
+
 // ── after the administrator edits /etc/buckler: recompile ────────────────────────────────
 const cacheDir = '/opt/buckler/cache';
-const oldCache = fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs);
+const cacheTimes = () => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs) : []);
+const oldCache = cacheTimes();
+step('the compiled-pack cache made at install time is still there', oldCache.length > 0, fs.existsSync(cacheDir) ? 'empty' : 'absent');
 const recompile = sh('bash', [SETUP, 'update', '--system', '--recompile'], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: rootHome } });
-const newCache = fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs);
+const newCache = cacheTimes();
 step('update --system --recompile remakes the root-owned cache', recompile.status === 0 && newCache.length > 0 && Math.min(...newCache) > Math.max(0, ...oldCache), recompile.stdout + recompile.stderr);
 const afterRecompile = fire('claude-code', 'git push --force origin main');
 step('after recompile: still denied', afterRecompile === 'deny', afterRecompile);

@@ -7,7 +7,7 @@
  */
 import type { ModuleCommand } from './command-table.ts';
 import { processIO, type CliIO } from './io.ts';
-import { systemMode } from './process-paths.ts';
+import { systemCommandEnv, systemMode } from './process-paths.ts';
 import { systemEnv, systemWithheld } from '../paths.ts';
 
 declare const __BUCKLER_VERSION__: string;
@@ -70,11 +70,7 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
   let io = given;
   if (systemMode()) {
     if (hook) io = { ...given, env: systemEnv(given.env), withheldEnv: systemWithheld(given.env) };
-    else {
-      const { readSystemSettings } = await import('./system-settings.ts');
-      const s = readSystemSettings();
-      io = { ...given, env: systemEnv(given.env, { bypass: s.allowBypass, locationVariables: s.allowLocationVariables }) };
-    }
+    else io = { ...given, env: await systemCommandEnv(given.env) };
   }
   if (hook) {
     hookRun = true;

@@ -6,7 +6,7 @@
  * hook. Never throws: a failure is answered by the adapter's failure reply (failure-reply.ts).
  */
 import type { Adapter } from '../../adapters/adapter.ts';
-import { isPreTrigger, type PolicyInput, type PolicyOutput } from '../../core/contract.ts';
+import { isPreTrigger, PolicyError, type PolicyInput, type PolicyOutput } from '../../core/contract.ts';
 import { BYPASS_VARS } from '../../core/policy.ts';
 import { recordsEveryDecision } from '../../audit/defaults.ts';
 import type { LoadedPolicy } from '../../packs/runtime.ts';
@@ -110,6 +110,9 @@ export async function decide(req: DecideRequest, svc: DecideServices): Promise<H
     return await decideEvent(req, svc, got);
   } catch (e) {
     const known = got.raw !== undefined ? { raw: got.raw.value } : { text: req.bytes.toString('utf8'), event: req.event };
+    // An event refused with what the adapter had read (an unknown event carrying a tool call):
+    // the audit record names it, and `buckler doctor` lists it.
+    if (got.input === undefined && e instanceof PolicyError && e.input !== undefined) got.input = e.input;
     const env = got.env ?? (await failureEnv(req.env, req.withheld, got.loaded));
     const result = failureResult(e, req.adapter, known, env, svc.warn, got);
     if (got.env !== undefined) result.env = got.env;
