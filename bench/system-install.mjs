@@ -8,7 +8,10 @@
 // Needs root, `unshare` and overlay mounts; it re-runs itself in a private mount namespace, so
 // nothing on the machine changes (the same layout as src/system-install.e2e.test.ts):
 //
-//   sudo node bench/system-install.mjs            (BENCH_RUNS pairs, default 30)
+//   sudo node bench/system-install.mjs            (BENCH_RUNS rounds, default 30)
+//
+// Prints, per scenario, the median and 25th percentile of the whole process, and Buckler's own
+// time (median less `node -e 0`'s), comparable with bench/compare.mjs's figures.
 import { spawnSync, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,7 +53,10 @@ if (process.argv[2] !== '--inside') {
   }
   // No system log in the measurement: logger replaced by `true` (the spawn itself is still measured).
   for (const l of ['/usr/bin/logger', '/bin/logger']) if (fs.existsSync(l)) execFileSync('mount', ['--bind', '/bin/true', l]);
-  execFileSync('bash', [path.join(root, 'scripts', 'setup.sh'), 'install', '--system', '--from', tarball], { stdio: ['ignore', 'ignore', 'inherit'], env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root' } });
+  // Root's commands get a scratch home too: nothing may land in the real /root.
+  const rootHome = `${scratch}/root`;
+  fs.mkdirSync(rootHome, { mode: 0o700 });
+  execFileSync('bash', [path.join(root, 'scripts', 'setup.sh'), 'install', '--system', '--from', tarball], { stdio: ['ignore', 'ignore', 'inherit'], env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: rootHome } });
   const home = `${scratch}/home`;
   const project = `${home}/project`;
   fs.mkdirSync(`${project}/.git`, { recursive: true });
@@ -74,7 +80,14 @@ if (process.argv[2] !== '--inside') {
       if (i >= 3) times[name].push(ms);
     }
   }
+  // As bench/compare.mjs prints them: median and 25th percentile, and Buckler's own time (the
+  // whole process less `node -e 0`'s median, the figure compare.mjs's span probe approximates).
+  const p25 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 4)];
   const base = median(times['node -e 0']);
-  for (const [name, xs] of Object.entries(times)) console.log(`${name.padEnd(56)} median ${median(xs).toFixed(2)} ms  (${(median(xs) / base).toFixed(2)}× node -e 0)`);
-  execFileSync('bash', [path.join(root, 'scripts', 'setup.sh'), 'uninstall', '--system'], { stdio: 'ignore', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root' } });
+  console.log(`${runs} interleaved runs per scenario, as uid ${uid}; whole process, ms`);
+  for (const [name, xs] of Object.entries(times)) {
+    const own = name === 'node -e 0' ? '' : `  Buckler's own ≈ ${(median(xs) - base).toFixed(2)} ms`;
+    console.log(`${name.padEnd(56)} median ${median(xs).toFixed(2)}  p25 ${p25(xs).toFixed(2)}${own}`);
+  }
+  execFileSync('bash', [path.join(root, 'scripts', 'setup.sh'), 'uninstall', '--system'], { stdio: 'ignore', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: rootHome } });
 }

@@ -1161,7 +1161,11 @@ bk_system_config_template() {
     '# sudo buckler allow / sudo buckler trust; false switches them off.' \
     'allow = true' 'trust = true' \
     '# How long a grant made with sudo buckler allow lasts, in seconds (default 120, at most 600).' \
-    'grant_seconds = 120'
+    'grant_seconds = 120' \
+    '# true: BUCKLER_BYPASS=1 / RETHUNK_ALLOW_SHELL=1 where a harness starts let everything through.' \
+    'allow_bypass = false' \
+    '# true: BUCKLER_*_HOME, BUCKLER_BIN_DIR and XDG_* move the person'"'"'s own config, rules.d and audit log.' \
+    'allow_location_variables = false'
 }
 
 # Runs the installed bundle with a clean environment as root: HOME an empty scratch directory, so

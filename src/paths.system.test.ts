@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_SETTINGS, isSystemCodeFile, personPaths, resolveSystemPaths, systemEnv } from './paths.ts';
+import { SYSTEM_SETTINGS, isSystemCodeFile, personPaths, resolveSystemPaths, systemEnv, systemWithheld } from './paths.ts';
 
 describe('system mode locations (the locked-down install)', () => {
   it.each<[string, NodeJS.Platform, boolean]>([
@@ -17,6 +17,27 @@ describe('system mode locations (the locked-down install)', () => {
   it('ignores every location variable and the bypass', () => {
     const env = { HOME: '/home/u', PATH: '/bin', BUCKLER_BYPASS: '1', RETHUNK_ALLOW_SHELL: '1', BUCKLER_CONFIG_HOME: '/x', XDG_STATE_HOME: '/x', XDG_CONFIG_HOME: '/x', BUCKLER_HOOK_DEADLINE_MS: '1', SUDO_UID: '5', BUCKLERX: 'kept' };
     expect(systemEnv(env)).toEqual({ HOME: '/home/u', PATH: '/bin', SUDO_UID: '5', BUCKLERX: 'kept' });
+  });
+
+  // [system] allow_bypass / allow_location_variables: each lets exactly its variables through.
+  it.each<[string, { bypass?: boolean; locationVariables?: boolean }, string[]]>([
+    ['nothing allowed', {}, ['HOME', 'SUDO_UID']],
+    ['the bypass', { bypass: true }, ['HOME', 'SUDO_UID', 'BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL']],
+    ['the location variables', { locationVariables: true }, ['HOME', 'SUDO_UID', 'BUCKLER_CONFIG_HOME', 'BUCKLER_STATE_HOME', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME']],
+    ['both', { bypass: true, locationVariables: true }, ['HOME', 'SUDO_UID', 'BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL', 'BUCKLER_CONFIG_HOME', 'BUCKLER_STATE_HOME', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME']],
+  ])('systemEnv with %s', (_n, allows, want) => {
+    const env = { HOME: '/h', SUDO_UID: '5', BUCKLER_BYPASS: '1', RETHUNK_ALLOW_SHELL: '1', BUCKLER_CONFIG_HOME: '/c', BUCKLER_STATE_HOME: '/s', XDG_CONFIG_HOME: '/x', XDG_STATE_HOME: '/y', BUCKLER_HOOK_DEADLINE_MS: '1', BUCKLER_MANAGED_ROOT: '/m', BUCKLER_DRIVER: 'cursor' };
+    expect(Object.keys(systemEnv(env, allows)).sort()).toEqual([...want].sort());
+    // What is withheld and what is kept make up the whole environment.
+    expect({ ...systemEnv(env), ...systemWithheld(env) }).toEqual(env);
+  });
+
+  it('the person\'s locations follow the location variables only when asked to', () => {
+    const ctx = { env: { XDG_CONFIG_HOME: '/x', BUCKLER_STATE_HOME: '/s', BUCKLER_MANAGED_ROOT: '/m' }, platform: 'linux' as const, home: '/home/u' };
+    expect(personPaths(ctx).configFile).toBe('/home/u/.config/buckler/config.toml');
+    expect(personPaths(ctx, true).configFile).toBe('/x/buckler/config.toml');
+    expect(resolveSystemPaths(ctx, 7, true).auditLog).toBe('/s/audit.jsonl');
+    expect(resolveSystemPaths(ctx, 7, true).configFile).toBe('/etc/buckler/config.toml');
   });
 
   it('fixes code, config, cache and approvals; only the audit log is the person\'s', () => {

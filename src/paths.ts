@@ -343,25 +343,66 @@ export function isSystemCodeFile(file: string, platform: NodeJS.Platform): boole
 }
 
 /**
+ * What the system config (/etc/buckler/config.toml `[system]`) lets the person's environment set
+ * in the locked-down install: the operator bypass (`allow_bypass`), and the location variables
+ * that move the person's own config.toml, rules.d and audit log (`allow_location_variables`).
+ */
+export interface SystemAllows {
+  bypass?: boolean;
+  locationVariables?: boolean;
+}
+
+/** The operator bypass variables (src/core/policy.ts BYPASS_VARS; paths.ts may not import the core). */
+const SYSTEM_BYPASS_VARIABLES: readonly string[] = ['BUCKLER_BYPASS', 'RETHUNK_ALLOW_SHELL'];
+
+/**
+ * The location variables `allow_location_variables` lets count in the locked-down install: Buckler's
+ * own directory variables and every `XDG_*`. They only ever move the person's layers (which can
+ * only tighten) and audit log: the system's locations stay fixed. `BUCKLER_MANAGED_ROOT` (where the
+ * harnesses' system settings are) is never read in this mode.
+ */
+export function isSystemLocationVariable(name: string): boolean {
+  return name.startsWith('XDG_') || name === 'BUCKLER_DATA_HOME' || name === 'BUCKLER_CONFIG_HOME' || name === 'BUCKLER_STATE_HOME' || name === 'BUCKLER_BIN_DIR';
+}
+
+/**
  * The environment as the locked-down install reads it: every `BUCKLER_*` and `XDG_*` variable
  * and the operator bypass (`RETHUNK_ALLOW_SHELL` included) removed, so neither the locations
- * nor the bypass can be set by whoever starts the harness.
+ * nor the bypass can be set by whoever starts the harness; except what the system config
+ * `allows` (the bypass; the location variables, isSystemLocationVariable).
  */
-export function systemEnv(env: Env): Env {
+export function systemEnv(env: Env, allows: SystemAllows = {}): Env {
   const out: Record<string, string | undefined> = {};
   for (const k of Object.keys(env)) {
-    if (k.startsWith('BUCKLER_') || k.startsWith('XDG_') || k === 'RETHUNK_ALLOW_SHELL') continue;
+    if (SYSTEM_BYPASS_VARIABLES.includes(k)) {
+      if (allows.bypass !== true) continue;
+    } else if (k.startsWith('BUCKLER_') || k.startsWith('XDG_')) {
+      if (allows.locationVariables !== true || !isSystemLocationVariable(k)) continue;
+    }
     out[k] = env[k];
   }
   return out;
 }
 
+/** The variables systemEnv(env) removes (with no allowance): what the hook keeps aside until the system config is read. */
+export function systemWithheld(env: Env): Env {
+  const kept = systemEnv(env);
+  const out: Record<string, string | undefined> = {};
+  for (const k of Object.keys(env)) if (!Object.hasOwn(kept, k)) out[k] = env[k];
+  return out;
+}
+
 /**
  * The person's own locations (their config.toml and rules.d, which can only tighten the
- * system's policy, and their audit log), from the home directory alone: no location variable.
+ * system's policy, and their audit log), from the home directory alone: no location variable,
+ * unless `variables` (the environment was filtered by systemEnv, and the system config allowed
+ * the location variables that are left in it).
  */
-export function personPaths(ctx: PathContext): Paths {
-  return resolvePaths({ ...ctx, env: {} });
+export function personPaths(ctx: PathContext, variables = false): Paths {
+  if (!variables) return resolvePaths({ ...ctx, env: {} });
+  const env: Record<string, string | undefined> = {};
+  for (const k of Object.keys(ctx.env)) if (isSystemLocationVariable(k)) env[k] = ctx.env[k];
+  return resolvePaths({ ...ctx, env });
 }
 
 /**
@@ -369,7 +410,7 @@ export function personPaths(ctx: PathContext): Paths {
  * compiled-pack cache under /opt/buckler, config, rules.d and bundles under /etc/buckler,
  * approvals (allow-once, trust) in /var/lib/buckler/<uid>; only the audit log is the person's.
  */
-export function resolveSystemPaths(ctx: PathContext, uid: number): Paths {
+export function resolveSystemPaths(ctx: PathContext, uid: number, personVariables = false): Paths {
   const j = (base: string, ...parts: string[]): string => joinFor('linux', base, ...parts);
   const { code, config, state } = SYSTEM_DIRS;
   return {
@@ -378,7 +419,7 @@ export function resolveSystemPaths(ctx: PathContext, uid: number): Paths {
     stateHome: j(state, String(uid)),
     configFile: j(config, 'config.toml'),
     rulesDir: j(config, 'rules.d'),
-    auditLog: personPaths(ctx).auditLog,
+    auditLog: personPaths(ctx, personVariables).auditLog,
     cacheDir: j(code, 'cache'),
     versionsDir: j(code, 'versions'),
     bundlesDir: j(config, 'bundles'),

@@ -30,6 +30,8 @@ function cannotRun(): string | null {
   }
   const probe = fs.mkdtempSync(path.join(tmpdir(), 'buckler-ns-probe-'));
   try {
+    // Every hook after the person writes their own config compiles the policy (they cannot
+    // write the root-owned cache): on a loaded 2-core machine the whole run took over 15 minutes.
     const r = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', `mount -t tmpfs tmpfs ${probe} && mkdir ${probe}/u ${probe}/w && mount -t overlay overlay -o lowerdir=/etc,upperdir=${probe}/u,workdir=${probe}/w /etc`], { encoding: 'utf8' });
     if (r.status !== 0) return `a private mount namespace with an overlay on /etc cannot be made: ${r.stderr.trim()}`;
   } finally {
@@ -88,11 +90,11 @@ describe.skipIf(reason !== null)('locked-down install in a private mount namespa
     const tarball = path.join(tmp, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename);
     const scratch = path.join(tmp, 'ns');
     fs.mkdirSync(scratch);
-    const r = spawnSync('unshare', ['-m', '--propagation', 'private', process.execPath, SCRIPT, tarball, scratch, String(unusedUid())], { encoding: 'utf8', timeout: 900_000, maxBuffer: 64 << 20 });
+    const r = spawnSync('unshare', ['-m', '--propagation', 'private', process.execPath, SCRIPT, tarball, scratch, String(unusedUid())], { encoding: 'utf8', timeout: 1_500_000, maxBuffer: 64 << 20 });
     raw = `${r.stdout}\n${r.stderr}`;
     const last = r.stdout.trim().split('\n').pop() ?? '';
     steps = last.startsWith('{') ? (JSON.parse(last) as { steps: Step[] }).steps : [];
-  }, 960_000);
+  }, 1_560_000);
 
   afterAll(() => {
     if (tmp !== '') fs.rmSync(tmp, { recursive: true, force: true });

@@ -213,6 +213,28 @@ checkAll('with bypass and location variables', {
   XDG_CONFIG_HOME: `${home}/evil`,
   BUCKLER_DRIVER: 'cursor',
 });
+// The system config can let the bypass and the location variables count (off by default).
+const configOrig = fs.readFileSync('/etc/buckler/config.toml', 'utf8');
+// install wrote both keys as false (setup.sh bk_system_config_template).
+const withSystem = (key, value) => configOrig.replace(new RegExp(`^${key} = false$`, 'm'), `${key} = ${value}`);
+fs.mkdirSync(`${home}/alt/buckler/rules.d`, { recursive: true });
+fs.writeFileSync(`${home}/alt/buckler/rules.d/no-status.yaml`, 'pack: person-alt\nrules:\n  - id: no-status\n    trigger: [pre_shell_exec, pre_shell_tool]\n    match:\n      shell_segments:\n        - program: git\n          subcommand: status\n    action: deny\n    user_message: not here\n    agent_message: not here\n');
+execFileSync('chown', ['-R', `${UID}:${UID}`, `${home}/alt`]);
+const altEnv = { XDG_CONFIG_HOME: `${home}/alt` };
+step('install writes allow_bypass and allow_location_variables off', /^allow_bypass = false$/m.test(configOrig) && /^allow_location_variables = false$/m.test(configOrig), configOrig);
+step('location variables ignored by default: the rules they point at do not load', fire('claude-code', 'git status', altEnv) === 'allow');
+fs.writeFileSync('/etc/buckler/config.toml', withSystem('allow_bypass', 'true'));
+const bypassed = fire('claude-code', 'git push --force origin main', { BUCKLER_BYPASS: '1' });
+const notBypassed = fire('claude-code', 'git push --force origin main');
+step('[system] allow_bypass = true: the bypass counts', bypassed === 'allow' && notBypassed === 'deny', `${bypassed} ${notBypassed}`);
+fs.writeFileSync('/etc/buckler/config.toml', withSystem('allow_bypass', '"yes"'));
+const badBypass = fire('claude-code', 'git push --force origin main', { BUCKLER_BYPASS: '1' });
+step('[system] allow_bypass = "yes" (a bad value) allows nothing', badBypass === 'deny', badBypass);
+fs.writeFileSync('/etc/buckler/config.toml', withSystem('allow_location_variables', 'true'));
+const moved = fire('claude-code', 'git status', altEnv);
+const movedBypass = fire('claude-code', 'git push --force origin main', { BUCKLER_BYPASS: '1' });
+step('[system] allow_location_variables = true: XDG_CONFIG_HOME moves the person\'s rules, not the bypass', moved === 'deny' && movedBypass === 'deny', `${moved} ${movedBypass}`);
+fs.writeFileSync('/etc/buckler/config.toml', configOrig);
 const tight = fire('claude-code', 'git push origin main');
 step('the look-alike still passes with the person\'s tighten-only rules and config loaded', tight === 'allow', tight);
 const logged = fs.readFileSync(syslog, 'utf8');
@@ -238,6 +260,12 @@ const duringAgain = fire('claude-code', 'git push --force origin main');
 const other = fire('claude-code', 'git push --force origin other');
 step('the granted command passes while the grant lasts (every time)', during === 'allow' && duringAgain === 'allow', `${during} ${duringAgain}, ${Date.now() - granted} ms after the grant of ${GRANT_S} s`);
 step('another command is still denied during the grant', other === 'deny', other);
+// Switching allow off in the system config stops a live grant too.
+fs.writeFileSync('/etc/buckler/config.toml', configBefore.replace(/grant_seconds = \d+/, `grant_seconds = ${GRANT_S}`).replace(/allow = true/, 'allow = false'));
+const grantOff = fire('claude-code', 'git push --force origin main');
+const offAt = Date.now() - granted;
+fs.writeFileSync('/etc/buckler/config.toml', configBefore.replace(/grant_seconds = \d+/, `grant_seconds = ${GRANT_S}`));
+step('[system] allow = false: a live grant is not used', grantOff === 'deny' && offAt < GRANT_S * 1000, `${grantOff}, ${offAt} ms after the grant of ${GRANT_S} s`);
 const wait = granted + GRANT_S * 1000 + 500 - Date.now();
 if (wait > 0) execFileSync('sleep', [String(wait / 1000)]);
 const after = fire('claude-code', 'git push --force origin main');
@@ -262,15 +290,38 @@ const tst = fs.statSync(`/var/lib/buckler/${UID}/trust.json`, { throwIfNoEntry: 
 step('sudo trust records for SUDO_UID in a root-owned store the person can read', trust.status === 0 && tst !== undefined && tst.uid === 0 && (tst.mode & 0o777) === 0o644, `${trust.stdout}${trust.stderr} ${tst ? (tst.mode & 0o777).toString(8) : 'absent'}`);
 const trusted = fire('claude-code', 'git push --force origin main');
 step('rules the administrator trusted count like the system\'s own', trusted === 'allow', trusted);
+fs.writeFileSync('/etc/buckler/config.toml', configBefore.replace(/trust = true/, 'trust = false'));
+const trustOff = fire('claude-code', 'git push --force origin main');
+fs.writeFileSync('/etc/buckler/config.toml', configBefore);
+step('[system] trust = false: a project trusted before only tightens', trustOff === 'deny', trustOff);
 const revoke = sh(launcher, ['trust', '--revoke', '--project', project], { env: { ...rootEnv, SUDO_UID: String(UID) }, cwd: project });
 const revoked = fire('claude-code', 'git push --force origin main');
 step('after sudo trust --revoke, denied again', revoke.status === 0 && revoked === 'deny', `${revoke.stderr} ${revoked}`);
 
+// ── replay and the dropped-rules check load the policy as the hook does ─────────────────────
+// The person's own rules.d: a rule that tightens (loads, tighten-only) and one that is broken.
+const personRules = `${home}/.config/buckler/rules.d`;
+fs.writeFileSync(`${personRules}/no-log.yaml`, 'pack: person-log\nrules:\n  - id: no-log\n    trigger: [pre_shell_exec, pre_shell_tool]\n    match:\n      shell_segments:\n        - program: git\n          subcommand: log\n    action: deny\n    user_message: not here\n    agent_message: not here\n');
+fs.writeFileSync(`${personRules}/broken.yaml`, 'pack: person-broken\nrules:\n  - id: bad\n    trigger: pre_shell_exec\n    match: { shell_segments: [{ program: curl }] }\n    action: block\n');
+execFileSync('chown', ['-R', `${UID}:${UID}`, personRules]);
+const logDenied = fire('claude-code', 'git log --oneline');
+step('the person\'s own tightening rule denies in the hook', logDenied === 'deny', logDenied);
+const replay = asPerson(`${launcher} replay --json`, '');
+const replayChanges = replay.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+const auditText = fs.readFileSync(`${home}/.local/state/buckler/audit.jsonl`, 'utf8');
+step('replay (as the person) loads the layered policy: the hook\'s deny of git log stays a deny', replay.status === 0 && auditText.includes('git log --oneline') && !replayChanges.some((c) => c.command === 'git log --oneline'), `${replay.status} ${replay.stdout.slice(0, 500)} ${replay.stderr.slice(0, 500)}`);
+const status = asPerson(`${launcher} hooks status`, '');
+step('hooks status (as the person) names the person\'s dropped rule', /rules not loaded/.test(status.stdout) && /broken\.yaml/.test(status.stdout), status.stdout + status.stderr);
+fs.rmSync(`${personRules}/no-log.yaml`);
+fs.rmSync(`${personRules}/broken.yaml`);
+
 // ── after the administrator edits /etc/buckler: recompile ────────────────────────────────
 const cacheDir = '/opt/buckler/cache';
-const oldCache = fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs);
+const cacheTimes = () => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs) : []);
+const oldCache = cacheTimes();
+step('the compiled-pack cache made at install time is still there', oldCache.length > 0, fs.existsSync(cacheDir) ? 'empty' : 'absent');
 const recompile = sh('bash', [SETUP, 'update', '--system', '--recompile'], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: rootHome } });
-const newCache = fs.readdirSync(cacheDir).map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs);
+const newCache = cacheTimes();
 step('update --system --recompile remakes the root-owned cache', recompile.status === 0 && newCache.length > 0 && Math.min(...newCache) > Math.max(0, ...oldCache), recompile.stdout + recompile.stderr);
 const afterRecompile = fire('claude-code', 'git push --force origin main');
 step('after recompile: still denied', afterRecompile === 'deny', afterRecompile);

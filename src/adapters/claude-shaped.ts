@@ -9,7 +9,7 @@
 import { PolicyError, type Access, type McpCall, type PolicyInput, type PolicyOutput, type ToolInfo, type Trigger } from '../core/contract.ts';
 import type { NativeReply } from './adapter.ts';
 import { patchToolPaths } from './patch-paths.ts';
-import { baseInput, eventNameOf, isObject, lenientString, optNonEmpty, optObject, optString, payloadObject, reqString, sessionOf, type JsonObject } from './payload.ts';
+import { baseInput, eventNameOf, isObject, lenientString, optNonEmpty, optObject, optString, payloadObject, refuseUnknownToolCall, reqString, sessionOf, type JsonObject } from './payload.ts';
 import { agentMessage, askAsDeny, contextText, personMessage } from './reply.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -23,6 +23,11 @@ export interface HookInputSpec {
   title: string;
   /** The events read strictly, and their triggers; every other event is `unknown_harness_event`. */
   triggers: Readonly<Record<string, Trigger>>;
+  /**
+   * Every event name the harness's release sends (types.ts): another name carrying a tool call
+   * and no result is refused as `unknown_event` (payload.ts refuseUnknownToolCall).
+   */
+  events: readonly string[];
   /** Reads an event of `triggers` (throws PolicyError on a field of the wrong type). */
   toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput;
   /** Whether the session carries the payload's `model` (Codex). */
@@ -36,7 +41,7 @@ function otherEvent(spec: HookInputSpec, o: JsonObject, event: string): PolicyIn
   const input = baseInput(spec.harness, event, 'unknown_harness_event', s);
   const toolName = lenientString(o, 'tool_name');
   if (toolName !== undefined) input.tool = isObject(o.tool_input) ? { name: toolName, input: o.tool_input } : { name: toolName };
-  return input;
+  return refuseUnknownToolCall(spec.title, spec.events, o, input);
 }
 
 /** The adapter's `adaptInput` for a harness that names the event in `hook_event_name`. */

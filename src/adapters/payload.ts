@@ -106,3 +106,28 @@ export function baseInput(harness: string, event: string, trigger: Trigger, s: S
   if (Object.keys(s).length > 0) input.session = s;
   return input;
 }
+
+/**
+ * Payload keys that carry a tool's result, in every adapter's protocol (Claude-shaped
+ * `tool_response`, Cursor `tool_output`, Copilot `toolResult`, the OpenCode plugin's `exit`, …):
+ * an event with one of them comes after the tool ran.
+ */
+export const RESULT_KEYS: readonly string[] = ['tool_response', 'tool_output', 'tool_result', 'toolResult', 'result', 'result_json', 'output', 'error', 'exit'];
+
+/**
+ * An event whose name the adapter does not know (`known`: the names it does) but whose payload
+ * carries a tool call (`input.tool` with its input) and no result may come before the tool
+ * runs: it is not let through as `unknown_harness_event` but refused (PolicyError
+ * `unknown_event`; the driver answers with the failure deny, default-packs.md), carrying the
+ * input read so far so that the audit record names the event (`buckler doctor` lists them).
+ */
+export function refuseUnknownToolCall(title: string, known: readonly string[], o: JsonObject, input: PolicyInput): PolicyInput {
+  const tool = input.tool;
+  if (input.event === undefined || known.includes(input.event) || tool === undefined || tool.input === undefined) return input;
+  if (RESULT_KEYS.some((k) => o[k] !== undefined)) return input;
+  throw new PolicyError(
+    'unknown_event',
+    `${title} sent the event "${input.event}", which this Buckler does not know, carrying a call of the tool ${tool.name} and no result: it may run before the tool, so it is blocked. Update Buckler (or report the event).`,
+    input,
+  );
+}

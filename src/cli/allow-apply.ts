@@ -2,7 +2,8 @@
  * The driver's side of allow-once (docs/allow-once.md): after `evaluate` said deny or ask
  * before an action, a live entry for each blocking command turns the decision into allow (one
  * use consumed); otherwise the person-facing message says what to run to allow it. Imported by
- * the hook only for a deny or an ask.
+ * the hook only for a deny or an ask. `grantsOff`: the locked-down install's system config has
+ * `[system] allow = false`.
  */
 import fs from 'node:fs';
 import type { Decision, PolicyInput, PolicyOutput } from '../core/contract.ts';
@@ -31,9 +32,13 @@ export function applyAllowOnce(
   output: PolicyOutput,
   env: CliIO['env'],
   warn: (text: string) => void,
+  grantsOff = false,
 ): { output: PolicyOutput; allowOnce?: AllowOnceUse; hint?: PersonHint } {
   const argvs = blockingCommands(output, input);
   if (argvs === null) return { output };
+  // The locked-down install's system config switched allow off (`[system] allow = false`):
+  // grants made before are not used, and no administrator command is offered.
+  if (grantsOff && systemMode()) return { output };
   const project = inputProject(input, env);
   try {
     const file = storeFile(processPaths(env).stateHome);

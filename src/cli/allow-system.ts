@@ -4,11 +4,9 @@
  * by time only (the person's hooks cannot record a use): by default 2 minutes, at most 10, as
  * /etc/buckler/config.toml `[system]` sets; `allow = false` there switches granting off.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { allowOutput } from '../core/contract.ts';
-import { MAX_GRANT_SECONDS, parseSystemSettings } from './system-settings.ts';
-import { SYSTEM_DIRS } from '../paths.ts';
+import { MAX_GRANT_SECONDS, readSystemSettings } from './system-settings.ts';
 import { shellWord, storeFile, type AllowEntry } from './allow-once.ts';
 import { auditPersonAction as audit } from './audit-person.ts';
 import type { CliIO } from './io.ts';
@@ -29,17 +27,7 @@ and can switch granting off (allow = false).
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600 };
 
-/** The system config's `[system]` section, as it is now. */
-function settings(): ReturnType<typeof parseSystemSettings> {
-  const file = path.join(SYSTEM_DIRS.config, 'config.toml');
-  let text: string | null = null;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    text = null;
-  }
-  return parseSystemSettings(text, file);
-}
+const settings = readSystemSettings;
 
 function describe(e: AllowEntry, now: number): string {
   const left = Math.max(0, Math.round((e.expires - now) / 1000));

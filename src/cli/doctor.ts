@@ -29,6 +29,7 @@ import { showHelp } from './show-help.ts';
 import type { Finding, HarnessReport } from './doctor-finding.ts';
 import type { CliIO } from './io.ts';
 import { policyOptions, processPathContext, processPaths, processUid, systemMode } from './process-paths.ts';
+import { unknownEventFindings } from './doctor-events.ts';
 import { projectOf } from './project.ts';
 
 /** A command Buckler cannot parse: every correctly wired hook denies it, whatever the packs say. */
@@ -217,7 +218,8 @@ async function checkBuckler(io: CliIO): Promise<Finding[]> {
     }
   }
   try {
-    const report = await loadPolicyReport(paths, { examples: true });
+    // As the hooks load it: in the locked-down install, with the person's layers (policyOptions).
+    const report = await loadPolicyReport(paths, systemMode() ? { ...policyOptions(io.env), examples: true } : { examples: true });
     const refusedFiles = new Set(report.sources.flatMap((s) => s.refused.map((r) => r.file)));
     const errors = report.problems.filter((p) => p.severity === 'error');
     for (const p of errors) {
@@ -283,7 +285,9 @@ export function sourceFindings(report: PolicyReport): Finding[] {
 async function checkProjectRules(io: CliIO, dir: string): Promise<Finding[]> {
   const root = projectOf(dir, io.env);
   if (root === undefined) return [];
-  const report = await loadPolicyReport(resolvePaths(processPathContext(io.env)), { project: root, examples: false, uid: processUid() });
+  const report = systemMode()
+    ? await loadPolicyReport(processPaths(io.env), { ...policyOptions(io.env), project: root, examples: false })
+    : await loadPolicyReport(resolvePaths(processPathContext(io.env)), { project: root, examples: false, uid: processUid() });
   const src = report.sources.find((s) => s.source === 'project');
   if (src?.project === undefined) return [];
   const inDir = (f: string | undefined): boolean => f !== undefined && (f === src.dir || f.startsWith(src.dir + path.sep));
@@ -309,7 +313,8 @@ export async function doctor(io: CliIO, project: string): Promise<DoctorReport> 
   const ctx = processPathContext(io.env);
   const cache = checkCache(io);
   const harnesses = Object.values(INSTALLERS).map((i) => checkHarness(i, ctx, project, io.env));
-  const buckler = [...(await checkBuckler(io)), ...cache, ...(await checkProjectRules(io, project))];
+  // Events the harnesses sent that this Buckler does not know, from the audit log (doctor-events.ts).
+  const buckler = [...(await checkBuckler(io)), ...cache, ...(await checkProjectRules(io, project)), ...unknownEventFindings(processPaths(io.env).auditLog)];
   // The locked-down install (doctor-system.ts): its own section, and the harnesses it wires.
   let system: Finding[] | undefined;
   if (systemMode()) {

@@ -35,7 +35,7 @@ import { gitAliasReader } from './git-config.ts';
 import { auditHook } from './hook/audit.ts';
 import { CODE, codeBits, type CodeTrace } from './hook/code-bits.ts';
 import { Deadline, hookDeadlineMs } from './hook/deadline.ts';
-import { decide } from './hook/decide.ts';
+import { decide, failureEnv } from './hook/decide.ts';
 import { failureResult } from './hook/failure-reply.ts';
 import { readEvent } from './hook/read-event.ts';
 import type { DriverDeps, HookEnv, HookResult } from './hook/result.ts';
@@ -109,7 +109,7 @@ function scriptBit(file: string): number {
 }
 
 /** Decide one hook call: read the event, decide, audit. Never throws for bad input; `io` is used only for env, stdin, stderr. */
-export async function handleHook(argv: string[], io: Pick<CliIO, 'env' | 'readStdin' | 'readStdinUntil' | 'err'>, deps?: DriverDeps): Promise<HookResult> {
+export async function handleHook(argv: string[], io: Pick<CliIO, 'env' | 'withheldEnv' | 'readStdin' | 'readStdinUntil' | 'err'>, deps?: DriverDeps): Promise<HookResult> {
   const warn = (text: string): void => {
     try {
       io.err(`buckler: ${text}\n`);
@@ -123,8 +123,11 @@ export async function handleHook(argv: string[], io: Pick<CliIO, 'env' | 'readSt
   const read = await readEvent(argv, io, deadline);
   const result =
     read.failure !== undefined || read.bytes === undefined
-      ? failureResult(read.failure, read.adapter, { text: read.bytes?.toString('utf8'), event: read.event }, io.env, warn)
-      : await decide({ adapter: read.adapter, ...(read.event !== undefined && { event: read.event }), bytes: read.bytes, env: io.env, cwd: process.cwd() }, { deps: services, deadline, warn });
+      ? failureResult(read.failure, read.adapter, { text: read.bytes?.toString('utf8'), event: read.event }, await failureEnv(io.env, io.withheldEnv, undefined), warn)
+      : await decide(
+          { adapter: read.adapter, ...(read.event !== undefined && { event: read.event }), bytes: read.bytes, env: io.env, cwd: process.cwd(), ...(io.withheldEnv !== undefined && { withheld: io.withheldEnv }) },
+          { deps: services, deadline, warn },
+        );
   deadline.clear();
   result.trace = trace;
   if (deadline.timedOut) result.abandoned = true;

@@ -24,7 +24,7 @@ import { parseCommand } from './args.ts';
 import { showHelp } from './show-help.ts';
 import { gitAliasReader } from './git-config.ts';
 import type { CliIO } from './io.ts';
-import { processPaths, processUid } from './process-paths.ts';
+import { policyOptions, processPaths } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
 import { placeInput, whereOf, withPolicyEnv } from './command-input.ts';
 
@@ -60,7 +60,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (typeof where === 'string') return fail(where);
   input = placeInput(input, where, io);
 
-  const opts: RuntimeOptions = { examples: false, uid: processUid() };
+  // As the hook loads it: in the locked-down install, with the person's layers (policyOptions).
+  const opts: RuntimeOptions = { ...policyOptions(io.env), examples: false };
   if (tier) opts.tier = tier;
   // The policy `buckler test` and `validate` were given: its hint explains the same one.
   for (const [key, name] of [['packsDir', 'packs-dir'], ['rulesDir', 'rules-dir'], ['configFile', 'config']] as const) {

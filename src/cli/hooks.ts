@@ -29,7 +29,7 @@ import { syncTrust } from '../installers/trust-apply.ts';
 import { flag, parseCommand, str, usageError, UsageError, type Parsed } from './args.ts';
 import type { CliIO } from './io.ts';
 import { showHelp } from './show-help.ts';
-import { processPathContext, processPaths, processUid } from './process-paths.ts';
+import { policyOptions, processPathContext, processPaths, processUid } from './process-paths.ts';
 import { projectOf } from './project.ts';
 
 type Action = 'merge' | 'strip' | 'status';
@@ -182,7 +182,8 @@ async function droppedRules(io: CliIO, dir: string): Promise<{ dropped: string[]
   }
   try {
     const { loadRuntimePolicy } = await import('../packs/runtime.ts');
-    const loaded = await loadRuntimePolicy(processPaths(io.env), { uid: processUid(), cache: false, examples: false, ...(project !== undefined ? { project } : {}) });
+    // The policy as the hooks load it (in the locked-down install, with the person's layers).
+    const loaded = await loadRuntimePolicy(processPaths(io.env), { ...policyOptions(io.env), cache: false, examples: false, ...(project !== undefined ? { project } : {}) });
     return { dropped: loaded.dropped ?? [], project: project ?? null };
   } catch {
     return { dropped: [], project: project ?? null };

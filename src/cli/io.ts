@@ -7,6 +7,12 @@ import fs from 'node:fs';
 
 export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The locked-down install's hook: the variables main.ts took out of `env` (systemEnv) before
+   * the system config was read; the hook puts back what the loaded system config allows
+   * (`[system] allow_bypass`, `allow_location_variables`). Absent elsewhere.
+   */
+  readonly withheldEnv?: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
   /** True when stdout is a terminal (colour allowed). */
   readonly stdoutIsTTY: boolean;

@@ -7,8 +7,8 @@
  */
 import type { ModuleCommand } from './command-table.ts';
 import { processIO, type CliIO } from './io.ts';
-import { systemMode } from './process-paths.ts';
-import { systemEnv } from '../paths.ts';
+import { systemCommandEnv, systemMode } from './process-paths.ts';
+import { systemEnv, systemWithheld } from '../paths.ts';
 
 declare const __BUCKLER_VERSION__: string;
 export const VERSION: string = typeof __BUCKLER_VERSION__ === 'string' ? __BUCKLER_VERSION__ : '0.0.0-dev';
@@ -57,10 +57,17 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
 }
 
 async function dispatch(argv: string[], given: CliIO): Promise<Outcome> {
-  // The locked-down install: no BUCKLER_* / XDG_* variable or operator bypass counts (paths.ts).
-  const io = systemMode() ? { ...given, env: systemEnv(given.env) } : given;
   const first = argv[0];
-  if (first === undefined || first.startsWith('--driver') || first.startsWith('--event')) {
+  const hook = first === undefined || first.startsWith('--driver') || first.startsWith('--event');
+  // The locked-down install: no BUCKLER_* / XDG_* variable or operator bypass counts (paths.ts)
+  // unless the system config allows it. A hook sets the variables aside until its policy (which
+  // carries the system config) has loaded (hook/decide.ts); a command reads the config now.
+  let io = given;
+  if (systemMode()) {
+    if (hook) io = { ...given, env: systemEnv(given.env), withheldEnv: systemWithheld(given.env) };
+    else io = { ...given, env: await systemCommandEnv(given.env) };
+  }
+  if (hook) {
     const { runDriver } = await import('./driver.ts');
     const run = await runDriver(argv, io);
     return { exitCode: run.exitCode, hook: { codeCache: run.code } };

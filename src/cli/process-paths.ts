@@ -6,7 +6,7 @@
  * `os.homedir()` itself reads it; node:os is loaded only when that is unset, since loading it
  * costs each hook about 0.35 ms (docs/performance.md).
  */
-import { codeFile, homeFromEnv, isSystemCodeFile, personPaths, resolvePaths, resolveSystemPaths, type Env, type PathContext, type Paths } from '../paths.ts';
+import { codeFile, homeFromEnv, isSystemCodeFile, personPaths, resolvePaths, resolveSystemPaths, systemEnv, type Env, type PathContext, type Paths } from '../paths.ts';
 
 export function processPathContext(env: Env): PathContext {
   const platform = process.platform;
@@ -22,7 +22,9 @@ export function processUid(): number | undefined {
 }
 
 export function processPaths(env: Env): Paths {
-  if (systemMode()) return resolveSystemPaths(processPathContext(env), approvalsUid(env));
+  // In system mode `env` is main.ts's systemEnv-filtered one: a location variable left in it was
+  // allowed by the system config (allow_location_variables), and moves only the person's audit log.
+  if (systemMode()) return resolveSystemPaths(processPathContext(env), approvalsUid(env), true);
   return resolvePaths(processPathContext(env));
 }
 
@@ -66,6 +68,18 @@ export function policyCacheUid(): number | undefined {
  */
 export function policyOptions(env: Env): { uid: number | undefined; person?: { configFile: string; rulesDir: string }; shared?: boolean } {
   if (!systemMode()) return { uid: processUid() };
-  const person = personPaths(processPathContext(env));
+  // `env` is systemEnv-filtered (main.ts): what is left of the location variables was allowed.
+  const person = personPaths(processPathContext(env), true);
   return { uid: 0, person: { configFile: person.configFile, rulesDir: person.rulesDir }, shared: true };
+}
+
+/**
+ * A command's environment in the locked-down install: systemEnv with what the system config's
+ * `[system] allow_bypass` / `allow_location_variables` allow, read now (commands only: a hook
+ * learns them from the policy it loads, hook/decide.ts). The reader is imported only here.
+ */
+export async function systemCommandEnv(env: Env): Promise<Env> {
+  const { readSystemSettings } = await import('./system-settings.ts');
+  const s = readSystemSettings();
+  return systemEnv(env, { bypass: s.allowBypass, locationVariables: s.allowLocationVariables });
 }

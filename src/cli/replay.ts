@@ -23,7 +23,7 @@ import type { CliIO } from './io.ts';
 import { parseCommand, str, usageError } from './args.ts';
 import { logOptions, printable, projectFilter, readLog } from './log.ts';
 import { showHelp } from './show-help.ts';
-import { processPaths, processUid } from './process-paths.ts';
+import { policyOptions, processPaths } from './process-paths.ts';
 import { projectOf, rulesProject } from './project.ts';
 import { scriptReader } from './script-reader.ts';
 
@@ -137,9 +137,11 @@ function policyLoader(paths: Paths, tier: Tier | undefined, config: string | und
     const key = project ?? '';
     let loaded = policies.get(key);
     if (loaded === undefined) {
+      // As the hook loads it: in the locked-down install the system's policy with the person's
+      // layers over it, tightening only (process-paths.ts policyOptions).
       loaded = await loadRuntimePolicy(paths, {
+        ...policyOptions(io.env),
         cache: false,
-        uid: processUid(),
         ...(tier ? { tier } : {}),
         ...(config !== undefined ? { configFile: path.join(config, 'config.toml'), rulesDir: path.join(config, 'rules.d') } : {}),
         ...(project !== undefined ? { project } : {}),

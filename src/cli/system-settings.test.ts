@@ -16,4 +16,15 @@ describe('parseSystemSettings: [system] of /etc/buckler/config.toml', () => {
     const s = parseSystemSettings(text, '/etc/buckler/config.toml');
     expect({ allow: s.allow, trust: s.trust, grantSeconds: s.grantSeconds, warned: s.warnings.length > 0 }).toEqual(want);
   });
+
+  it.each<[string, string | null, { allowBypass: boolean; allowLocationVariables: boolean; warned: boolean }]>([
+    ['no file: neither', null, { allowBypass: false, allowLocationVariables: false, warned: false }],
+    ['both on', '[system]\nallow_bypass = true\nallow_location_variables = true\n', { allowBypass: true, allowLocationVariables: true, warned: false }],
+    ['a string: off', '[system]\nallow_bypass = "true"\n', { allowBypass: false, allowLocationVariables: false, warned: true }],
+    ['a misspelt key: warned, nothing allowed', '[system]\nallow_bypas = true\n', { allowBypass: false, allowLocationVariables: false, warned: true }],
+    ['not TOML: neither', '[system\nallow_bypass = true\n', { allowBypass: false, allowLocationVariables: false, warned: true }],
+  ])('allow_bypass, allow_location_variables: %s', (_name, text, want) => {
+    const s = parseSystemSettings(text, '/etc/buckler/config.toml');
+    expect({ allowBypass: s.allowBypass, allowLocationVariables: s.allowLocationVariables, warned: s.warnings.length > 0 }).toEqual(want);
+  });
 });

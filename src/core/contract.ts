@@ -201,7 +201,9 @@ export type PolicyErrorCode =
   | 'bad_input'
   | 'unsupported_version'
   | 'unknown_trigger'
-  | 'bad_payload';
+  | 'bad_payload'
+  /** An event the adapter does not know, carrying a tool call and no result (default-packs.md). */
+  | 'unknown_event';
 
 /** A malformed or unsupported input. Callers turn it into a fail-closed answer. */
 export class PolicyError extends Error {
@@ -209,6 +211,8 @@ export class PolicyError extends Error {
   constructor(
     readonly code: PolicyErrorCode,
     message: string,
+    /** What the adapter had read when it refused (`unknown_event`): the audit record names the event. */
+    readonly input?: PolicyInput,
   ) {
     super(message);
   }

@@ -31,7 +31,18 @@ export interface BucklerConfig {
    * appends to every block message. Absent when the file is fine.
    */
   strict_reading?: string;
+  /**
+   * `[system] allow_bypass` / `allow_location_variables`: what the locked-down install's system
+   * config lets the person's environment set; `allow: false` / `trust: false` (`[system] allow`,
+   * `trust` off or invalid): grants and trusted projects made before are not used either
+   * (docs/install.md). Only the system config's counts (system-layers.ts ignores the person's);
+   * absent when every key has its default.
+   */
+  system_allows?: { bypass: boolean; location_variables: boolean; allow?: false; trust?: false };
 }
+
+/** The keys of `[system]` (the locked-down install: src/cli/system-settings.ts reads the approvals). */
+export const SYSTEM_KEYS = ['allow', 'trust', 'grant_seconds', 'allow_bypass', 'allow_location_variables'] as const;
 
 export const DEFAULT_CONFIG: Readonly<BucklerConfig> = Object.freeze({ tier: 'baseline', audit_log: null, packs: {} });
 
@@ -60,7 +71,7 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
     strict(`not valid TOML (${first}); read as: tier strict, every pack on, the default audit log`, typeof err.line === 'number' ? err.line : undefined);
     return withStrictReading(unreadable, problems, file);
   }
-  // [system]: the locked-down install's approvals (src/cli/system-settings.ts), read by `buckler allow|trust`.
+  // [system]: the locked-down install's approvals (src/cli/system-settings.ts, read by `buckler allow|trust`) and what the person's environment may set.
   for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs' && k !== 'bundles' && k !== 'system') strict(`unknown section [${k}] (ignored)`, lineOfKey(lines, [], k));
   const core = data['core'];
   if (core !== undefined) {
@@ -81,6 +92,29 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
       if (audit !== undefined) {
         if (typeof audit === 'boolean') config.audit_log = audit;
         else strict(`core.audit_log must be true or false, not ${JSON.stringify(audit)}; the audit log records blocks only (the default)`, lineOfKey(lines, ['core'], 'audit_log'));
+      }
+    }
+  }
+  const sys = data['system'];
+  if (sys !== undefined) {
+    if (!isTable(sys)) strict('[system] must be a table; read as: no approvals, no bypass, no location variables', lineOfKey(lines, [], 'system'));
+    else {
+      for (const k of Object.keys(sys)) if (!(SYSTEM_KEYS as readonly string[]).includes(k)) strict(`unknown key system.${k} (ignored)`, lineOfKey(lines, ['system'], k));
+      for (const k of ['allow', 'trust', 'allow_bypass', 'allow_location_variables'] as const) {
+        const v = sys[k];
+        if (v !== undefined && typeof v !== 'boolean') strict(`system.${k} must be true or false, not ${JSON.stringify(v)}; read as false`, lineOfKey(lines, ['system'], k));
+      }
+      const g = sys['grant_seconds'];
+      if (g !== undefined && !(typeof g === 'number' && Number.isInteger(g) && g >= 1 && g <= 600)) {
+        strict(`system.grant_seconds must be a whole number of seconds from 1 to 600, not ${JSON.stringify(g)}; read as the default (120) or the maximum (600)`, lineOfKey(lines, ['system'], 'grant_seconds'));
+      }
+      const bypass = sys['allow_bypass'] === true;
+      const locations = sys['allow_location_variables'] === true;
+      // Approvals are on unless switched off; a value of the wrong kind switches them off.
+      const allowOff = sys['allow'] !== undefined && sys['allow'] !== true;
+      const trustOff = sys['trust'] !== undefined && sys['trust'] !== true;
+      if (bypass || locations || allowOff || trustOff) {
+        config.system_allows = { bypass, location_variables: locations, ...(allowOff && { allow: false as const }), ...(trustOff && { trust: false as const }) };
       }
     }
   }

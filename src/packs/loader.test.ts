@@ -303,6 +303,12 @@ rules:
     ['[packs]\nt = { enabled = "no" }\n', /packs.t must be \{ enabled = true\|false \}/, 2, 'baseline', null, {}],
     ['[core]\ncolour = 1\n', /unknown key core.colour/, 2, 'baseline', null, {}],
     ['\n[extra]\n', /unknown section \[extra\]/, 2, 'baseline', null, {}],
+    ['[system]\nallow_bypass = "yes"\n', /system.allow_bypass must be true or false/, 2, 'baseline', null, {}],
+    ['[system]\nallow_location_variables = 1\n', /system.allow_location_variables must be true or false/, 2, 'baseline', null, {}],
+    ['[system]\nallow = "no"\n', /system.allow must be true or false/, 2, 'baseline', null, {}],
+    ['[system]\n\ngrant_seconds = 0\n', /system.grant_seconds must be a whole number/, 3, 'baseline', null, {}],
+    ['[system]\nallow_bypas = true\n', /unknown key system.allow_bypas/, 2, 'baseline', null, {}],
+    ['system = 1\n', /\[system\] must be a table/, 1, 'baseline', null, {}],
   ])('config %j → an error, its line, the strictest valid reading', async (text, message, line, tier, audit, packs) => {
     write(path.join(configHome, 'config.toml'), text);
     const r = await load();
@@ -310,6 +316,21 @@ rules:
     expect(p).toMatchObject({ severity: 'error', line });
     expect(r.config).toMatchObject({ tier, audit_log: audit, packs });
     expect(r.config.strict_reading).toMatch(new RegExp(`^config\\.toml line ${line}: .*; using the strict reading$`));
+  });
+
+  // [system] (the locked-down install): what the person's environment may set; a bad value allows nothing.
+  it.each<[string, unknown]>([
+    ['[system]\nallow_bypass = true\n', { bypass: true, location_variables: false }],
+    ['[system]\nallow_location_variables = true\nallow_bypass = false\n', { bypass: false, location_variables: true }],
+    ['[system]\nallow = false\ntrust = false\ngrant_seconds = 30\n', { bypass: false, location_variables: false, allow: false, trust: false }],
+    ['[system]\nallow = true\ntrust = "no"\n', { bypass: false, location_variables: false, trust: false }],
+    ['[system]\nallow = true\ntrust = true\ngrant_seconds = 30\n', undefined],
+    ['[system]\nallow_bypass = "true"\nallow_location_variables = true\n', { bypass: false, location_variables: true }],
+    ['', undefined],
+  ])('config %j → system_allows %j', async (text, want) => {
+    write(path.join(configHome, 'config.toml'), text);
+    const r = await load();
+    expect(r.config.system_allows).toEqual(want);
   });
 
   it('a valid config has no strict reading', async () => {

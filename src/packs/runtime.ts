@@ -18,7 +18,7 @@ import type { FileState } from './file-state.ts';
 import { bundleSource, directorySource, fileState, readText } from './sources.ts';
 import { projectSource, trustStoreFile } from './project-rules.ts';
 import type { PackCompiler, PackSourceProvider, ProjectTrustOverride, SourceReport } from './source-contract.ts';
-import { mergeSystemOverUser, personRulesSource } from './system-layers.ts';
+import { mergeSystemOverUser, personRulesSource, systemProjectSource } from './system-layers.ts';
 import type { Problem } from './problems.ts';
 
 
@@ -259,7 +259,11 @@ function providers(paths: Paths, opts: RuntimeOptions): PackSourceProvider[] {
     bundleSource(opts.bundlesDir ?? paths.bundlesDir),
   ];
   if (opts.person !== undefined) list.push(personRulesSource(opts.person.rulesDir));
-  if (opts.project !== undefined) list.push(projectSource(opts.project, opts.trustFile ?? trustStoreFile(paths.stateHome), opts.projectTrust));
+  if (opts.project !== undefined) {
+    const trustFile = opts.trustFile ?? trustStoreFile(paths.stateHome);
+    // The locked-down install: its system config can switch trust off (system-layers.ts).
+    list.push(opts.person !== undefined && opts.projectTrust === undefined ? systemProjectSource(opts.project, trustFile) : projectSource(opts.project, trustFile, opts.projectTrust));
+  }
   return list;
 }
 

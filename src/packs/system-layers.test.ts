@@ -17,6 +17,11 @@ describe('mergeSystemOverUser: the person can only tighten', () => {
     ['the person sets the audit log when the system does not', {}, { audit_log: true }, { audit_log: true }],
     ['the person\'s bundle keys are ignored', {}, { trusted_keys: ['ed25519:x'] }, {}],
     ['the system\'s bundle keys stay', { trusted_keys: ['ed25519:s'] }, { trusted_keys: ['ed25519:x'] }, { trusted_keys: ['ed25519:s'] }],
+    // What the person's environment may set is the system's word alone.
+    ['the person\'s [system] allowances are ignored', {}, { system_allows: { bypass: true, location_variables: true } }, {}],
+    ['the system\'s allowances stay', { system_allows: { bypass: true, location_variables: false } }, {}, { system_allows: { bypass: true, location_variables: false } }],
+    ['the system\'s strict reading note stays', { strict_reading: 'sys note' }, { strict_reading: 'person note' }, { strict_reading: 'sys note' }],
+    ['the person\'s strict reading note shows', {}, { strict_reading: 'person note' }, { strict_reading: 'person note' }],
   ])('%s', (_name, system, person, want) => {
     expect(mergeSystemOverUser(cfg(system), cfg(person))).toEqual(cfg(want));
   });

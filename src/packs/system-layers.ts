@@ -5,6 +5,7 @@
  */
 import { TIERS } from '../core/policy.ts';
 import type { BucklerConfig } from './config.ts';
+import { projectSource } from './project-rules.ts';
 import { directorySource, type PackSourceProvider } from './sources.ts';
 
 /**
@@ -12,7 +13,8 @@ import { directorySource, type PackSourceProvider } from './sources.ts';
  * wins; a pack on in either is on (the system's absent key counts as on, as every pack is by
  * default; the person's absent key is no opinion, so the person's off never counts); the audit
  * log setting and the trusted bundle keys are the system's (the person's keys are ignored: a
- * bundle could loosen). Pure.
+ * bundle could loosen), and so is what the person's environment may set (`system_allows`: the
+ * person's `[system]` is ignored). Pure.
  */
 export function mergeSystemOverUser(system: BucklerConfig, person: BucklerConfig): BucklerConfig {
   const tier = TIERS.indexOf(person.tier) > TIERS.indexOf(system.tier) ? person.tier : system.tier;
@@ -24,6 +26,10 @@ export function mergeSystemOverUser(system: BucklerConfig, person: BucklerConfig
   }
   const merged: BucklerConfig = { tier, audit_log: system.audit_log ?? person.audit_log, packs };
   if (system.trusted_keys !== undefined) merged.trusted_keys = [...system.trusted_keys];
+  if (system.system_allows !== undefined) merged.system_allows = { ...system.system_allows };
+  // The system's strict reading (a bad value) keeps its note; the person's own shows as theirs.
+  const note = system.strict_reading ?? person.strict_reading;
+  if (note !== undefined) merged.strict_reading = note;
   return merged;
 }
 
@@ -46,5 +52,18 @@ export function personRulesSource(dir: string): PackSourceProvider {
       }
       return report;
     },
+  };
+}
+
+/**
+ * A project's rules in the locked-down install: as anywhere, unless the system config switches
+ * trust off (`[system] trust = false`): then a project trusted before counts as untrusted (its
+ * rules only tighten), since the person could not be granted that trust now.
+ */
+export function systemProjectSource(root: string, trustFile: string): PackSourceProvider {
+  const inner = projectSource(root, trustFile);
+  return {
+    ...inner,
+    load: (ctx) => (ctx.config.system_allows?.trust === false ? projectSource(root, trustFile, 'untrusted').load(ctx) : inner.load(ctx)),
   };
 }

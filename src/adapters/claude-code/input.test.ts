@@ -147,10 +147,17 @@ describe('Claude Code input: events Buckler gates', () => {
 });
 
 describe('Claude Code input: other events become unknown_harness_event', () => {
-  it.each(['PermissionRequest', 'UserPromptSubmit', 'Stop', 'SessionStart', 'SomethingNew'])('%s', (event) => {
+  it.each(['PermissionRequest', 'UserPromptSubmit', 'Stop', 'SessionStart'])('%s', (event) => {
     const got = adaptClaudeCodeInput(ev(event, { tool_name: 'Bash', tool_input: { command: 'npm publish' }, prompt: 'p' }));
     expect(got.trigger).toBe('unknown_harness_event');
     expect(got.shell).toBeUndefined();
+    expect(got.tool).toEqual({ name: 'Bash', input: { command: 'npm publish' } });
+  });
+  // An event Claude Code does not send: with a tool call and no result it is refused
+  // (src/adapters/unknown-events.test.ts); with the result it is unknown_harness_event.
+  it('SomethingNew, after its tool', () => {
+    const got = adaptClaudeCodeInput(ev('SomethingNew', { tool_name: 'Bash', tool_input: { command: 'npm publish' }, tool_response: {} }));
+    expect(got.trigger).toBe('unknown_harness_event');
     expect(got.tool).toEqual({ name: 'Bash', input: { command: 'npm publish' } });
   });
   it('reads them leniently', () => {

@@ -6,7 +6,7 @@
 import { PolicyError, type PolicyInput, type ToolInfo } from '../../core/contract.ts';
 import { hookInputReader, mcpCall, readToolCall, type HookInputSpec } from '../claude-shaped.ts';
 import { optString, reqString, type JsonObject } from '../payload.ts';
-import { CLAUDE_CODE_FILE_TOOLS, CLAUDE_CODE_SHELL_TOOLS } from './types.ts';
+import { CLAUDE_CODE_EVENTS, CLAUDE_CODE_FILE_TOOLS, CLAUDE_CODE_SHELL_TOOLS } from './types.ts';
 
 /** The paths a file tool's call touches, from the argument that names it (types.ts). */
 function fileToolPaths(tool: ToolInfo, toolInput: JsonObject | undefined, where: string): void {
@@ -22,6 +22,7 @@ function fileToolPaths(tool: ToolInfo, toolInput: JsonObject | undefined, where:
 const SPEC: HookInputSpec = {
   harness: 'claude-code',
   title: 'Claude Code',
+  events: CLAUDE_CODE_EVENTS,
   triggers: {
     PreToolUse: 'pre_shell_tool',
     PostToolUse: 'post_tool_success',

@@ -11,7 +11,7 @@ import { PolicyError, type PolicyInput, type ToolPath } from '../../core/contrac
 import { hookInputReader, mcpCall, type HookInputSpec } from '../claude-shaped.ts';
 import { patchToolPaths } from '../patch-paths.ts';
 import { baseInput, isObject, optNonEmpty, optString, reqString, sessionOf } from '../payload.ts';
-import { CODEX_PATCH_TOOL, CODEX_SHELL_TOOL } from './types.ts';
+import { CODEX_EVENTS, CODEX_PATCH_TOOL, CODEX_SHELL_TOOL } from './types.ts';
 
 /**
  * Codex runs a shell call that invokes `apply_patch`/`applypatch` (`apply_patch <<'EOF' …`,
@@ -34,6 +34,7 @@ function shellPatchPaths(command: string): ToolPath[] {
 const SPEC: HookInputSpec = {
   harness: 'codex',
   title: 'Codex',
+  events: CODEX_EVENTS,
   model: true,
   triggers: {
     PreToolUse: 'pre_shell_tool',

@@ -8,8 +8,8 @@
  */
 import { PolicyError, type Access, type PolicyInput, type ToolPath, type Trigger } from '../../core/contract.ts';
 import { patchToolPaths } from '../patch-paths.ts';
-import { baseInput, isObject, lenientString, optNonEmpty, optString, payloadObject, reqString, sessionOf, type JsonObject } from '../payload.ts';
-import { COPILOT_EVENT_FIELD, COPILOT_PATCH_TOOL, COPILOT_SHELL_TOOLS } from './types.ts';
+import { baseInput, isObject, lenientString, optNonEmpty, optString, payloadObject, refuseUnknownToolCall, reqString, sessionOf, type JsonObject } from '../payload.ts';
+import { COPILOT_EVENT_FIELD, COPILOT_EVENTS, COPILOT_PATCH_TOOL, COPILOT_SHELL_TOOLS } from './types.ts';
 
 const TOOL_TRIGGERS: Readonly<Record<string, Trigger>> = {
   preToolUse: 'pre_shell_tool',
@@ -75,9 +75,11 @@ function toolEvent(o: JsonObject, event: string, trigger: Trigger): PolicyInput 
 function otherEvent(o: JsonObject, event: string): PolicyInput {
   const input = baseInput('copilot-cli', event, 'unknown_harness_event', sessionOf(lenientString(o, 'sessionId'), lenientString(o, 'cwd')));
   const toolName = lenientString(o, 'toolName');
-  const args = isObject(o.toolInput) ? o.toolInput : isObject(o.toolArgs) ? o.toolArgs : undefined;
+  // toolArgs comes as a JSON text on preToolUse: read the same way here.
+  const text = typeof o.toolArgs === 'string' ? toolArgsOf(o.toolArgs) : undefined;
+  const args = isObject(o.toolInput) ? o.toolInput : isObject(o.toolArgs) ? o.toolArgs : isObject(text) ? text : undefined;
   if (toolName !== undefined) input.tool = args === undefined ? { name: toolName } : { name: toolName, input: args };
-  return input;
+  return refuseUnknownToolCall('Copilot CLI', COPILOT_EVENTS, o, input);
 }
 
 export function adaptCopilotInput(raw: unknown): PolicyInput {

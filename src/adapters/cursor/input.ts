@@ -20,10 +20,11 @@ import {
   optString,
   optStringArray,
   payloadObject,
+  refuseUnknownToolCall,
   reqString,
   type JsonObject,
 } from '../payload.ts';
-import { CURSOR_FILE_TOOLS } from './types.ts';
+import { CURSOR_EVENTS, CURSOR_FILE_TOOLS } from './types.ts';
 
 const CURSOR_SHELL_TOOL = 'Shell';
 
@@ -184,7 +185,7 @@ function otherEvent(o: JsonObject, event: string): PolicyInput {
   } else if (toolName !== undefined) {
     input.tool = isObject(o.tool_input) ? { name: toolName, input: o.tool_input } : { name: toolName };
   }
-  return input;
+  return refuseUnknownToolCall('Cursor', CURSOR_EVENTS, o, input);
 }
 
 export function cursorEventName(o: JsonObject): string {

@@ -8,7 +8,7 @@
  */
 import type { PolicyInput } from '../../core/contract.ts';
 import { hookInputReader, readTool, readToolCall, type HookInputSpec, type ToolNames } from '../claude-shaped.ts';
-import { DROID_FILE_TOOLS, DROID_PATCH_KEYS, DROID_PATCH_TOOL, DROID_SHELL_TOOL } from './types.ts';
+import { DROID_EVENTS, DROID_FILE_TOOLS, DROID_PATCH_KEYS, DROID_PATCH_TOOL, DROID_SHELL_TOOL } from './types.ts';
 
 const TOOLS: ToolNames = {
   shell: [DROID_SHELL_TOOL],
@@ -20,6 +20,7 @@ const TOOLS: ToolNames = {
 const SPEC: HookInputSpec = {
   harness: 'factory-droid',
   title: 'Factory Droid',
+  events: DROID_EVENTS,
   triggers: { PreToolUse: 'pre_shell_tool', PostToolUse: 'post_tool_success' },
   toolEvent(o, event, trigger) {
     const call = readToolCall(SPEC, o, event, trigger, true);

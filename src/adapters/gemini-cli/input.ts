@@ -9,7 +9,7 @@
 import { PolicyError, type Access, type McpCall, type PolicyInput, type ToolPath } from '../../core/contract.ts';
 import { hookInputReader, readToolCall, shellCwd, type HookInputSpec } from '../claude-shaped.ts';
 import { isObject, optNonEmpty, reqString, type JsonObject } from '../payload.ts';
-import { GEMINI_SHELL_TOOL } from './types.ts';
+import { GEMINI_EVENTS, GEMINI_SHELL_TOOL } from './types.ts';
 
 /** File tools (0.61.0 tool schemas): the argument naming the path, and how the tool uses it. */
 const FILE_TOOLS: Readonly<Record<string, [string, Access]>> = {
@@ -40,6 +40,7 @@ function mcpContextCall(o: JsonObject, args: JsonObject | undefined): McpCall | 
 const SPEC: HookInputSpec = {
   harness: 'gemini-cli',
   title: 'Gemini CLI',
+  events: GEMINI_EVENTS,
   triggers: {
     BeforeTool: 'pre_shell_tool',
     // Gemini fires AfterTool for failed calls too (with tool_response.error).

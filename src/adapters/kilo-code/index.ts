@@ -5,7 +5,7 @@
  * plugin runs in it unchanged, so this adapter reads the same JSON (../opencode/) and answers in
  * the same shape, under its own name. See docs/adapters/kilo-code.md.
  */
-import type { PolicyInput } from '../../core/contract.ts';
+import { PolicyError, type PolicyInput } from '../../core/contract.ts';
 import type { Adapter } from '../adapter.ts';
 import { failureReplyOf } from '../failure.ts';
 import { opencodeAdapter } from '../opencode/index.ts';
@@ -14,7 +14,15 @@ import { opencodeIsBeforeAction, pluginOutput } from '../opencode/output.ts';
 import { KILO_CODE_EVENTS } from './types.ts';
 
 const adaptKiloCodeOutput = pluginOutput('Kilo Code');
-const adaptKiloCodeInput = (raw: unknown): PolicyInput => ({ ...adaptOpencodeInput(raw), harness: 'kilo-code' });
+const adaptKiloCodeInput = (raw: unknown): PolicyInput => {
+  try {
+    return { ...adaptOpencodeInput(raw), harness: 'kilo-code' };
+  } catch (e) {
+    // An unknown event refused with what was read (payload.ts refuseUnknownToolCall): under Kilo Code's name.
+    if (e instanceof PolicyError && e.input !== undefined) throw new PolicyError(e.code, e.message.replace(/^OpenCode /, 'Kilo Code '), { ...e.input, harness: 'kilo-code' });
+    throw e;
+  }
+};
 
 export const kiloCodeAdapter: Adapter = {
   ...opencodeAdapter,

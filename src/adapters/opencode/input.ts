@@ -9,9 +9,10 @@
  */
 import { POLICY_IO_VERSION, PolicyError, type PolicyInput, type SessionInfo, type ToolInfo, type Trigger } from '../../core/contract.ts';
 import { patchToolPaths } from '../patch-paths.ts';
-import { isObject, lenientString, optNonEmpty, optObject, optString, payloadObject, reqString, type JsonObject } from '../payload.ts';
+import { isObject, lenientString, optNonEmpty, optObject, optString, payloadObject, refuseUnknownToolCall, reqString, type JsonObject } from '../payload.ts';
 import {
   OPENCODE_BUILTIN_TOOLS,
+  OPENCODE_EVENTS,
   OPENCODE_FILE_TOOLS,
   OPENCODE_PATCH_KEY,
   OPENCODE_PATCH_TOOL,
@@ -104,7 +105,7 @@ function otherEvent(o: JsonObject, event: string): PolicyInput {
   const input = base(event, 'unknown_harness_event', s);
   const name = lenientString(o, 'tool');
   if (name !== undefined) input.tool = isObject(o.args) ? { name, input: o.args } : { name };
-  return input;
+  return refuseUnknownToolCall('OpenCode', OPENCODE_EVENTS, o, input);
 }
 
 /** Whether the shell exit code the plugin passed on says the call failed. */

@@ -9,7 +9,7 @@
  */
 import type { PolicyInput } from '../../core/contract.ts';
 import { hookInputReader, readTool, readToolCall, type HookInputSpec, type ToolNames } from '../claude-shaped.ts';
-import { QWEN_FILE_TOOLS, QWEN_SHELL_TOOLS } from './types.ts';
+import { QWEN_EVENTS, QWEN_FILE_TOOLS, QWEN_SHELL_TOOLS } from './types.ts';
 
 const TOOLS: ToolNames = {
   shell: QWEN_SHELL_TOOLS,
@@ -22,6 +22,7 @@ const TOOLS: ToolNames = {
 const SPEC: HookInputSpec = {
   harness: 'qwen-code',
   title: 'Qwen Code',
+  events: QWEN_EVENTS,
   triggers: { PreToolUse: 'pre_shell_tool', PostToolUse: 'post_tool_success', PostToolUseFailure: 'post_tool_failure' },
   toolEvent(o, event, trigger) {
     const call = readToolCall(SPEC, o, event, trigger, true);

@@ -84,7 +84,9 @@ export async function auditHook(result: HookResult, ctx: AuditContext): Promise<
   try {
     const { recordDecision } = await import('../audit.ts');
     const { inputProject } = await import('../allow-apply.ts');
-    recordDecision(ctx.io, auditEvent(result, recordsEveryDecision(setting), ctx.deps, (i) => inputProject(i, ctx.io.env)));
+    // Where the system config let location variables move the person's audit log, it goes there.
+    const io = result.env === undefined ? ctx.io : { ...ctx.io, env: result.env };
+    recordDecision(io, auditEvent(result, recordsEveryDecision(setting), ctx.deps, (i) => inputProject(i, io.env)));
     result.audited = true;
   } catch (e) {
     ctx.warn(`warning: audit record not written: ${e instanceof Error ? e.message : String(e)}`);

@@ -6,7 +6,7 @@ import type { Decision, PolicyInput } from '../../core/contract.ts';
 import { POLICY_FORMAT, type CompiledPolicy } from '../../core/policy.ts';
 import type { LoadedPolicy } from '../../packs/runtime.ts';
 import { Deadline } from './deadline.ts';
-import { decide, droppedNotice, policyEnv, type DecideRequest } from './decide.ts';
+import { allowedEnv, decide, droppedNotice, policyEnv, type DecideRequest } from './decide.ts';
 import type { DriverDeps } from './result.ts';
 
 const POLICY: CompiledPolicy = { policy_format: POLICY_FORMAT, tier: 'baseline', packs: [], rules: [], grammars: {}, env_keys: ['FOO'] };
@@ -114,6 +114,41 @@ describe('decide: event bytes and environment → reply', () => {
     await run({ name: '', harness: 'cursor', bytes: CURSOR_SHELL, deps: { loadPolicy: () => loaded({ config: { tier: 'baseline', audit_log: true, packs: {} } }), evaluate: (_i, _p, o) => (options.push(o), outputOf('allow')) }, stdout: {} });
     await run({ name: '', harness: 'cursor', bytes: CURSOR_SHELL, deps: { evaluate: (_i, _p, o) => (options.push(o), outputOf('allow')) }, stdout: {} });
     expect(options).toEqual([{ paths: true }, undefined]);
+  });
+});
+
+// The locked-down install: variables set aside (main.ts) count only when the system config allows them.
+describe('decide: the set-aside variables of the locked-down install', () => {
+  const WITHHELD = { BUCKLER_BYPASS: '1', XDG_CONFIG_HOME: '/elsewhere', BUCKLER_HOOK_DEADLINE_MS: '1' };
+  const sys = (bypass: boolean, location_variables: boolean): LoadedPolicy =>
+    loaded({ config: { tier: 'baseline', audit_log: null, packs: {}, ...(bypass || location_variables ? { system_allows: { bypass, location_variables } } : {}) } });
+
+  it.each<[string, boolean, boolean, Record<string, string>, string[]]>([
+    ['nothing allowed: the bypass stays out, one load', false, false, {}, ['-']],
+    ['the bypass allowed: it reaches the core, one load', true, false, { BUCKLER_BYPASS: '1' }, ['-']],
+    // A location variable may move the person's layers: loaded again with it.
+    ['the location variables allowed: loaded again with them', false, true, {}, ['-', '/elsewhere']],
+  ])('%s', async (_n, bypass, locations, coreEnv, loads) => {
+    const seenLoads: string[] = [];
+    const seen: PolicyInput[] = [];
+    const deps: DriverDeps = {
+      loadPolicy: (env) => (seenLoads.push(env['XDG_CONFIG_HOME'] ?? '-'), sys(bypass, locations)),
+      evaluate: (input) => (seen.push(input), outputOf('deny')),
+    };
+    const result = await decide({ adapter: adapter('cursor'), bytes: Buffer.from(CURSOR_SHELL), env: { HOME: '/home/u' }, cwd: '/work', withheld: WITHHELD }, { deps, deadline: new Deadline(1000), warn: () => {} });
+    expect(seen[0]?.env).toEqual(coreEnv);
+    expect(seenLoads).toEqual(loads);
+    // Never a variable the config cannot allow (the deadline), and the audit follows the allowed environment.
+    expect(result.env?.['BUCKLER_HOOK_DEADLINE_MS']).toBeUndefined();
+    expect(result.env === undefined).toBe(!bypass && !locations);
+  });
+
+  it('allowedEnv: only what is allowed comes back', () => {
+    expect(allowedEnv({ HOME: '/h' }, WITHHELD, undefined)).toBeUndefined();
+    expect(allowedEnv({ HOME: '/h' }, undefined, { bypass: true, location_variables: true })).toBeUndefined();
+    expect(allowedEnv({ HOME: '/h' }, WITHHELD, { bypass: true, location_variables: false })).toEqual({ env: { HOME: '/h', BUCKLER_BYPASS: '1' }, moved: false });
+    expect(allowedEnv({ HOME: '/h' }, WITHHELD, { bypass: false, location_variables: true })).toEqual({ env: { HOME: '/h', XDG_CONFIG_HOME: '/elsewhere' }, moved: true });
+    expect(allowedEnv({ HOME: '/h' }, { BUCKLER_HOOK_DEADLINE_MS: '1' }, { bypass: true, location_variables: true })).toBeUndefined();
   });
 });
 

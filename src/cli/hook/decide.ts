@@ -6,10 +6,11 @@
  * hook. Never throws: a failure is answered by the adapter's failure reply (failure-reply.ts).
  */
 import type { Adapter } from '../../adapters/adapter.ts';
-import { isPreTrigger, type PolicyInput, type PolicyOutput } from '../../core/contract.ts';
+import { isPreTrigger, PolicyError, type PolicyInput, type PolicyOutput } from '../../core/contract.ts';
 import { BYPASS_VARS } from '../../core/policy.ts';
 import { recordsEveryDecision } from '../../audit/defaults.ts';
 import type { LoadedPolicy } from '../../packs/runtime.ts';
+import { isSystemLocationVariable, systemEnv } from '../../paths.ts';
 import { DamagedCacheError } from '../../packs/cache.ts';
 import { actionContext } from '../action-context.ts';
 import type { AllowOnceUse, PersonHint } from '../allow-apply.ts';
@@ -31,6 +32,11 @@ export interface DecideRequest {
   env: HookEnv;
   /** The hook process's working directory: where an event that names none happens. */
   cwd: string;
+  /**
+   * The locked-down install: the variables set aside from `env` (main.ts, systemEnv) until the
+   * system config says which count (`[system] allow_bypass`, `allow_location_variables`).
+   */
+  withheld?: HookEnv;
 }
 
 /** What a decision calls: loading and evaluating, the deadline, and a warning channel. */
@@ -67,19 +73,55 @@ export function withStrictReadingNote(output: PolicyOutput, note: string | undef
   return { ...output, user_message: end(output.user_message), agent_message: end(output.agent_message) };
 }
 
+/**
+ * The locked-down install: the hook's environment with the set-aside variables the loaded
+ * system config allows put back (`allows`: its `[system] allow_bypass`, `allow_location_variables`),
+ * and whether a location variable came back (the person's config, rules.d and audit log may
+ * have moved); undefined when nothing comes back. Costs nothing outside that mode.
+ */
+export function allowedEnv(env: HookEnv, withheld: HookEnv | undefined, allows: LoadedPolicy['config']['system_allows']): { env: HookEnv; moved: boolean } | undefined {
+  if (withheld === undefined || allows === undefined) return undefined;
+  const back = systemEnv(withheld, { bypass: allows.bypass, locationVariables: allows.location_variables });
+  const names = Object.keys(back);
+  if (names.length === 0) return undefined;
+  return { env: { ...env, ...back }, moved: names.some(isSystemLocationVariable) };
+}
+
+/**
+ * The environment a failure is answered with: the one the decision had got to, or, in the
+ * locked-down install when a bypass variable was set aside before the policy loaded, the system
+ * config read now (only then) to see whether it allows the bypass.
+ */
+export async function failureEnv(env: HookEnv, withheld: HookEnv | undefined, loaded: LoadedPolicy | undefined): Promise<HookEnv> {
+  if (withheld === undefined || loaded !== undefined || !BYPASS_VARS.some((k) => withheld[k] === '1')) return env;
+  try {
+    const { readSystemSettings } = await import('../system-settings.ts');
+    const s = readSystemSettings();
+    return allowedEnv(env, withheld, { bypass: s.allowBypass, location_variables: false })?.env ?? env;
+  } catch {
+    return env;
+  }
+}
+
 /** Decides one event; a failure anywhere is answered with the adapter's failure reply. */
 export async function decide(req: DecideRequest, svc: DecideServices): Promise<HookResult> {
-  const got: Progress & { raw?: { value: unknown } } = {};
+  const got: Progress & { raw?: { value: unknown }; env?: HookEnv } = {};
   try {
     return await decideEvent(req, svc, got);
   } catch (e) {
     const known = got.raw !== undefined ? { raw: got.raw.value } : { text: req.bytes.toString('utf8'), event: req.event };
-    return failureResult(e, req.adapter, known, req.env, svc.warn, got);
+    // An event refused with what the adapter had read (an unknown event carrying a tool call):
+    // the audit record names it, and `buckler doctor` lists it.
+    if (got.input === undefined && e instanceof PolicyError && e.input !== undefined) got.input = e.input;
+    const env = got.env ?? (await failureEnv(req.env, req.withheld, got.loaded));
+    const result = failureResult(e, req.adapter, known, env, svc.warn, got);
+    if (got.env !== undefined) result.env = got.env;
+    return result;
   }
 }
 
 /** The decision proper; records in `got` how far it got, for the failure reply. */
-async function decideEvent(req: DecideRequest, svc: DecideServices, got: Progress & { raw?: { value: unknown } }): Promise<HookResult> {
+async function decideEvent(req: DecideRequest, svc: DecideServices, got: Progress & { raw?: { value: unknown }; env?: HookEnv }): Promise<HookResult> {
   const { adapter } = req;
   const raw = withEvent(readPayload(req.bytes), req.event, adapter);
   got.raw = { value: raw };
@@ -91,18 +133,30 @@ async function decideEvent(req: DecideRequest, svc: DecideServices, got: Progres
   // The project's own rules (.buckler/rules.d) load with the rest: one `stat` when it has none.
   const project = rulesProject(context);
   if (project !== undefined) got.project = project;
+  let env = req.env;
   const load = async (): Promise<LoadedPolicy> => {
-    const pending = svc.deadline.race(svc.deps.loadPolicy(req.env, project));
+    const pending = svc.deadline.race(svc.deps.loadPolicy(env, project));
     return pending instanceof Promise ? await pending : pending;
   };
   let loaded = await load();
   got.loaded = loaded;
+  // The locked-down install: the variables its system config allows count from here on; a
+  // location variable may move the person's layers, so the policy is loaded again with it.
+  const allowed = allowedEnv(env, req.withheld, loaded.config.system_allows);
+  if (allowed !== undefined) {
+    env = allowed.env;
+    got.env = env;
+    if (allowed.moved) {
+      loaded = await load();
+      got.loaded = loaded;
+    }
+  }
   for (const w of loaded.warnings) svc.warn(w);
-  let input: PolicyInput = { ...adapted, env: policyEnv(req.env, loaded.policy.env_keys), context };
+  let input: PolicyInput = { ...adapted, env: policyEnv(env, loaded.policy.env_keys), context };
   got.input = input;
   let evaluated: Awaited<ReturnType<typeof evaluateEvent>>;
   try {
-    evaluated = await evaluateEvent(input, loaded, req.env, svc);
+    evaluated = await evaluateEvent(input, loaded, env, svc);
   } catch (e) {
     // A section of the compiled-pack cache found damaged when first used (packs/cache.ts): the
     // file is gone already; decide again with the policy compiled afresh.
@@ -111,9 +165,9 @@ async function decideEvent(req: DecideRequest, svc: DecideServices, got: Progres
     loaded = await load();
     got.loaded = loaded;
     for (const w of loaded.warnings) svc.warn(w);
-    input = { ...adapted, env: policyEnv(req.env, loaded.policy.env_keys), context };
+    input = { ...adapted, env: policyEnv(env, loaded.policy.env_keys), context };
     got.input = input;
-    evaluated = await evaluateEvent(input, loaded, req.env, svc);
+    evaluated = await evaluateEvent(input, loaded, env, svc);
   }
   const { allowOnce, hint } = evaluated;
   const output = withStrictReadingNote(evaluated.output, loaded.config.strict_reading);
@@ -124,6 +178,7 @@ async function decideEvent(req: DecideRequest, svc: DecideServices, got: Progres
   const result: HookResult = { adapter, reply: hidden && adapter.notice ? adapter.notice(reply, hint.text) : reply, output, input, loaded };
   if (project !== undefined) result.project = project;
   if (allowOnce) result.allowOnce = allowOnce;
+  if (got.env !== undefined) result.env = got.env;
   // Rules dropped at load guard nothing: say so where the person sees it (never blocks).
   if (loaded.dropped && loaded.dropped.length > 0 && adapter.notice) result.reply = adapter.notice(result.reply, droppedNotice(loaded.dropped));
   return result;
@@ -137,7 +192,7 @@ async function evaluateEvent(input: PolicyInput, loaded: LoadedPolicy, env: Hook
   // the store read (the module is imported then too).
   if ((output.decision === 'deny' || output.decision === 'ask') && isPreTrigger(input.trigger) && output.error === undefined) {
     const { applyAllowOnce } = await import('../allow-apply.ts');
-    return applyAllowOnce(input, output, env, svc.warn);
+    return applyAllowOnce(input, output, env, svc.warn, loaded.config.system_allows?.allow === false);
   }
   return { output };
 }

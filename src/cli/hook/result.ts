@@ -50,6 +50,12 @@ export interface HookResult {
   allowOnce?: AllowOnceUse;
   /** An audit record was written. */
   audited?: true;
+  /**
+   * The environment the call was decided with, when it is not the hook process's as main.ts
+   * filtered it (the locked-down install's system config allowed some set-aside variables back):
+   * the audit stage writes where it says.
+   */
+  env?: HookEnv;
   /** The parts of the hook path the call's readers went through (absent: not traced). */
   trace?: CodeTrace;
 }
