@@ -123,6 +123,7 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.dynamic_words && !f.dynamicWords) return false;
   if (m.sql && !m.sql.some((k) => sqlOf(f).kinds.has(k))) return false;
   if (m.sql_unread && !sqlOf(f).unread) return false;
+  if (m.target && !m.target.some((t) => (t === 'production' ? f.targets.production !== null : f.targets.unchecked))) return false;
   if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations))) return false;
   if (m.not && m.not.some((n) => segmentMatches(n, f))) return false;
   return true;

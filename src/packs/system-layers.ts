@@ -5,6 +5,7 @@
  */
 import { TIERS } from '../core/policy.ts';
 import type { BucklerConfig } from './config.ts';
+import { DEFAULT_PRODUCTION } from '../core/targets.ts';
 import { directorySource, type PackSourceProvider } from './sources.ts';
 
 /**
@@ -12,7 +13,8 @@ import { directorySource, type PackSourceProvider } from './sources.ts';
  * wins; a pack on in either is on (the system's absent key counts as on, as every pack is by
  * default; the person's absent key is no opinion, so the person's off never counts); the audit
  * log setting and the trusted bundle keys are the system's (the person's keys are ignored: a
- * bundle could loosen). Pure.
+ * bundle could loosen); the production environments are both lists (a target either calls
+ * production is one). Pure.
  */
 export function mergeSystemOverUser(system: BucklerConfig, person: BucklerConfig): BucklerConfig {
   const tier = TIERS.indexOf(person.tier) > TIERS.indexOf(system.tier) ? person.tier : system.tier;
@@ -24,6 +26,10 @@ export function mergeSystemOverUser(system: BucklerConfig, person: BucklerConfig
   }
   const merged: BucklerConfig = { tier, audit_log: system.audit_log ?? person.audit_log, packs };
   if (system.trusted_keys !== undefined) merged.trusted_keys = [...system.trusted_keys];
+  if (system.environments !== undefined || person.environments !== undefined) {
+    const of = (c: BucklerConfig): readonly string[] => c.environments?.production ?? DEFAULT_PRODUCTION;
+    merged.environments = { production: [...new Set([...of(system), ...of(person)])] };
+  }
   return merged;
 }
 
