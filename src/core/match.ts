@@ -155,6 +155,13 @@ function sqlOf(f: CommandFacts): SqlFacts {
     if (!r.ok) unread = true;
     else for (const k of r.destructive) kinds.add(k);
   }
+  // What it reads on standard input or from a file an option names (ShellCommand.texts).
+  for (const t of f.opaque ? [] : (f.cmd.texts ?? [])) {
+    if (t.role !== 'sql') continue;
+    const r = t.text === null ? null : readSql(t.text);
+    if (r === null || !r.ok) unread = true;
+    else for (const k of r.destructive) kinds.add(k);
+  }
   got = { kinds, unread };
   sqlRead.set(f, got);
   return got;
