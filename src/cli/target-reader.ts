@@ -26,10 +26,10 @@ export function targetReader(cwd: string, env: Readonly<Record<string, string | 
   const memo = new Map<string, string | null>();
   return (name, cmd) => {
     if (cmd.via.some((v) => ELSEWHERE.test(v))) return null;
-    const dir = commandDir(cmd, cwd, env);
+    const dir = name === 'terraform_workspace' ? terraformDir(cmd, commandDir(cmd, cwd, env)) : '';
     const key = `${name}\0${dir ?? ''}`;
     if (memo.has(key)) return memo.get(key)!;
-    const value = name === 'kube_context' ? kubeContext(env) : name === 'terraform_workspace' && dir !== null ? terraformWorkspace(cmd, dir) : null;
+    const value = name === 'kube_context' ? kubeContext(env) : name === 'terraform_workspace' && dir !== null ? terraformWorkspace(dir) : null;
     memo.set(key, value);
     return value;
   };
@@ -67,6 +67,14 @@ export function kubeContext(env: Readonly<Record<string, string | undefined>>): 
  * sets none, null when it sets one that cannot be read plainly (an anchor, a block scalar).
  */
 export function currentContext(text: string): string | null | undefined {
+  if (text.trimStart().startsWith('{')) {
+    try {
+      const v = (JSON.parse(text) as Record<string, unknown>)['current-context'];
+      return typeof v === 'string' && v !== '' ? v : v === undefined || v === '' ? undefined : null;
+    } catch {
+      return null;
+    }
+  }
   const m = /^(?:current-context|"current-context")\s*:[ \t]*(.*?)[ \t]*,?[ \t]*$/m.exec(text);
   if (m === null) return undefined;
   let v = m[1]!.replace(/[ \t]+#.*$/, '');
@@ -76,15 +84,20 @@ export function currentContext(text: string): string | null | undefined {
   return v === '' || v === '""' ? undefined : v;
 }
 
-/** terraform's workspace in `dir` (`-chdir=DIR` first): `.terraform/environment`, else `default`. */
-function terraformWorkspace(cmd: ShellCommand, dir: string): string | null {
+/** Where terraform works: the command's directory, changed by `-chdir=DIR` (null: run time). */
+function terraformDir(cmd: ShellCommand, dir: string | null): string | null {
   let where = dir;
-  for (let i = 1; i < cmd.argv.length; i++) {
+  for (let i = 1; i < cmd.argv.length && where !== null; i++) {
     const w = cmd.argv[i]!;
     if (!w.startsWith('-chdir=')) continue;
     if (cmd.dynamic.includes(i)) return null;
-    where = path.resolve(dir, w.slice('-chdir='.length));
+    where = path.resolve(where, w.slice('-chdir='.length));
   }
+  return where;
+}
+
+/** terraform's workspace in `where`: `.terraform/environment`, else `default`. */
+function terraformWorkspace(where: string): string | null {
   const read = readSmallFile(path.join(where, '.terraform', 'environment'), 4096);
   if (read.kind === 'missing') return 'default';
   if (read.kind !== 'text') return null;

@@ -17,6 +17,10 @@ describe('mergeSystemOverUser: the person can only tighten', () => {
     ['the person sets the audit log when the system does not', {}, { audit_log: true }, { audit_log: true }],
     ['the person\'s bundle keys are ignored', {}, { trusted_keys: ['ed25519:x'] }, {}],
     ['the system\'s bundle keys stay', { trusted_keys: ['ed25519:s'] }, { trusted_keys: ['ed25519:x'] }, { trusted_keys: ['ed25519:s'] }],
+    // Production environments: a target either list calls production is one (union).
+    ['the production lists are joined', { environments: { production: ['prod', 'live'] } }, { environments: { production: ['*-prd', 'prod'] } }, { environments: { production: ['prod', 'live', '*-prd'] } }],
+    ['the person adds to the default list', {}, { environments: { production: ['acme'] } }, { environments: { production: ['prod', 'production', 'prd', 'live', 'acme'] } }],
+    ['the person cannot shorten the system list', { environments: { production: ['prod', 'prd'] } }, { environments: { production: ['prd'] } }, { environments: { production: ['prod', 'prd'] } }],
   ])('%s', (_name, system, person, want) => {
     expect(mergeSystemOverUser(cfg(system), cfg(person))).toEqual(cfg(want));
   });
