@@ -22,6 +22,7 @@ export type RedactionKind =
   | 'bearer_token'
   | 'basic_auth'
   | 'url_password'
+  | 'database_url_secret'
   | 'user_password'
   | 'secret_assignment'
   | 'secret_option'
@@ -376,6 +377,11 @@ export const SHAPES: readonly Shape[] = [
   { kind: 'basic_auth', hints: ['basic'], nocase: true, secret: { group: 1 }, accept: basicCredential,
     re: /\bbasic\s+([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])/gi },
   { kind: 'url_password', hints: ['://'], secret: { group: 1 }, accept: notVariable, re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:'"]+:([^\s/@'"]+)@/gi },
+  // A database URL's user and query (`postgres://u:pw@db/app?password=…`): never recorded.
+  { kind: 'database_url_secret', hints: ['://'], secret: { group: 1 }, accept: notVariable,
+    re: /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|sqlserver|cockroachdb|clickhouse):\/\/([^\s/@'"]+)@/gi },
+  { kind: 'database_url_secret', hints: ['://'], secret: { group: 1 }, accept: notVariable,
+    re: /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|sqlserver|cockroachdb|clickhouse):\/\/[^\s?'"]*\?([^\s'"#]+)/gi },
   { kind: 'private_key', hints: ['PRIVATE KEY-----'], secret: { group: 2 }, accept: (v) => v.trim() !== '',
     re: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----([\s\S]*?)(?=-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g },
   // Settings files written from the command line

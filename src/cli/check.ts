@@ -13,6 +13,7 @@ import { checkTier } from './evaluate.ts';
 import { parseCommand } from './args.ts';
 import { showHelp } from './show-help.ts';
 import { gitAliasReader } from './git-config.ts';
+import { targetReader } from './target-reader.ts';
 import { scriptReader } from './script-reader.ts';
 import { recordDecision } from './audit.ts';
 import { placeInput, whereOf, withPolicyEnv } from './command-input.ts';
@@ -50,7 +51,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), ...policyOptions(io.env), ...(project === undefined ? {} : { project }) });
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   input = withPolicyEnv(input, loaded.policy.env_keys, io);
-  const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), paths: true });
+  const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), readTarget: targetReader(cwd, io.env), paths: true });
 
   if (values.audit) recordDecision(io, { input, output, harness: 'cli' });
   if (values.json) io.out(`${JSON.stringify(output, null, 2)}\n`);

@@ -43,6 +43,7 @@ import type { CliIO } from './io.ts';
 import { pathResolver } from './path-resolver.ts';
 import { policyOptions, processPaths, processUid } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
+import { targetReader } from './target-reader.ts';
 import { noteDownloads } from './download-store.ts';
 
 export { ADAPTER_BIT, CODE, codeBits } from './hook/code-bits.ts';
@@ -83,6 +84,8 @@ function readers(input: PolicyInput, trace: CodeTrace, env: HookEnv): EvaluateOp
   const script = scriptReader(cwd);
   const aliases = gitAliasReader(cwd, env);
   return {
+    // The kubeconfig's context and terraform's workspace, read only for a rule about production targets.
+    readTarget: targetReader(cwd, env),
     // Each path is judged at its name and where it leads on disk (links), bounded per event.
     resolvePath: pathResolver(input.context?.locations, input.context?.home),
     readScript: (file) => {

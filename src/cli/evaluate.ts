@@ -18,6 +18,7 @@ import { recordDecision } from './audit.ts';
 import { policyOptions, processPaths, processUid } from './process-paths.ts';
 import { gitAliasReader } from './git-config.ts';
 import { scriptReader } from './script-reader.ts';
+import { targetReader } from './target-reader.ts';
 import { parseCommand, usageError } from './args.ts';
 import type { CliIO } from './io.ts';
 import { showHelp } from './show-help.ts';
@@ -66,7 +67,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const loaded = await loadRuntimePolicy(processPaths(io.env), { ...(tier ? { tier } : {}), ...policyOptions(io.env), ...(project === undefined ? {} : { project }) });
   for (const w of loaded.warnings) io.err(`buckler: ${w}\n`);
   const cwd = input.shell?.cwd ?? io.cwd;
-  const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), paths: true });
+  const output = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), readTarget: targetReader(cwd, io.env), paths: true });
   const worth = output.decision === 'deny' || output.decision === 'ask' || output.bypass;
   if (values.audit || loaded.config.audit_log === true || (loaded.config.audit_log === null && worth)) recordDecision(io, { input, output, harness: input.harness ?? 'cli' });
   const json = `${JSON.stringify(output)}\n`;

@@ -23,6 +23,7 @@ import { checkTier } from './evaluate.ts';
 import { parseCommand } from './args.ts';
 import { showHelp } from './show-help.ts';
 import { gitAliasReader } from './git-config.ts';
+import { targetReader } from './target-reader.ts';
 import type { CliIO } from './io.ts';
 import { policyOptions, processPaths } from './process-paths.ts';
 import { scriptReader } from './script-reader.ts';
@@ -79,7 +80,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const origin = k.source !== undefined ? origins.get(k.source) : undefined;
     return origin !== undefined ? { ...k, origin } : k;
   });
-  const result: Explanation = explain(input, report.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), known, paths: true });
+  const result: Explanation = explain(input, report.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), readTarget: targetReader(cwd, io.env), known, paths: true });
   const projectSrc = report.sources.find((s) => s.source === 'project');
   if (projectSrc?.project !== undefined) {
     const inDir = (f: string | undefined): boolean => f !== undefined && (f === projectSrc.dir || f.startsWith(projectSrc.dir + path.sep));

@@ -41,21 +41,21 @@ function env(tier: 'baseline' | 'strict'): NodeJS.ProcessEnv {
   };
 }
 
-async function spawn(args: string[], tier: 'baseline' | 'strict', stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const r = await bucklerAsync(args, { cwd: work, env: env(tier), timeout: 30_000, ...(stdin === undefined ? {} : { stdin }) });
+async function spawn(args: string[], tier: 'baseline' | 'strict', stdin?: string, extra: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await bucklerAsync(args, { cwd: work, env: { ...env(tier), ...extra }, timeout: 30_000, ...(stdin === undefined ? {} : { stdin }) });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-async function viaCheck(command: string, tier: 'baseline' | 'strict'): Promise<{ decision: string; rule: string | null; agent: string; user: string }> {
-  const r = await spawn(['check', '--json', '--tier', tier, '--', command], tier);
+async function viaCheck(command: string, tier: 'baseline' | 'strict', extra: NodeJS.ProcessEnv = {}): Promise<{ decision: string; rule: string | null; agent: string; user: string }> {
+  const r = await spawn(['check', '--json', '--tier', tier, '--', command], tier, undefined, extra);
   expect(r.stderr).toBe('');
   const out = JSON.parse(r.stdout) as { decision: string; rule: string | null; agent_message?: string; user_message?: string };
   return { decision: out.decision, rule: out.rule, agent: out.agent_message ?? '', user: out.user_message ?? '' };
 }
 
-async function viaClaude(command: string, tier: 'baseline' | 'strict'): Promise<string> {
+async function viaClaude(command: string, tier: 'baseline' | 'strict', extra: NodeJS.ProcessEnv = {}): Promise<string> {
   const payload = { session_id: 's', transcript_path: '/t.jsonl', cwd: work, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't1' };
-  const r = await spawn(['--driver', 'claude-code'], tier, JSON.stringify(payload));
+  const r = await spawn(['--driver', 'claude-code'], tier, JSON.stringify(payload), extra);
   expect(r.code, r.stderr).toBe(0);
   if (r.stdout.trim() === '') return 'allow';
   const s = (JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string; additionalContext?: string } }).hookSpecificOutput;
@@ -63,9 +63,9 @@ async function viaClaude(command: string, tier: 'baseline' | 'strict'): Promise<
   return s?.additionalContext !== undefined ? 'nudge' : 'allow';
 }
 
-async function viaCursor(command: string, tier: 'baseline' | 'strict'): Promise<string> {
+async function viaCursor(command: string, tier: 'baseline' | 'strict', extra: NodeJS.ProcessEnv = {}): Promise<string> {
   const payload = { hook_event_name: 'beforeShellExecution', command, cwd: work, workspace_roots: [work], conversation_id: 'c', generation_id: 'g' };
-  const r = await spawn(['--driver', 'cursor'], tier, JSON.stringify(payload));
+  const r = await spawn(['--driver', 'cursor'], tier, JSON.stringify(payload), extra);
   expect(r.code, r.stderr).toBe(0);
   if (r.stdout.trim() === '') return 'allow';
   const o = JSON.parse(r.stdout) as { permission?: string };
@@ -151,7 +151,7 @@ table('agent-data', [
 table('agent-cloud', [
   ['aws s3 rb s3://backups --force', 'ask', 'deny', CLOUD],
   ["bash -c 'aws ec2 terminate-instances --instance-ids i-1'", 'ask', 'deny', CLOUD],
-  ['P=prod; aws --profile $P s3 rm s3://b/logs --recursive', 'ask', 'deny', CLOUD],
+  ['P=staging; aws --profile $P s3 rm s3://b/logs --recursive', 'ask', 'deny', CLOUD],
   ['sudo gcloud projects delete p', 'ask', 'deny', CLOUD],
   ['az group delete --name rg --yes', 'ask', 'deny', CLOUD],
   ['aws s3 ls', 'allow', 'allow'],
@@ -162,7 +162,7 @@ table('agent-cloud', [
 
 table('agent-k8s', [
   ['kubectl delete ns x', 'ask', 'deny', KDEL],
-  ["bash -c 'kubectl -n prod delete deploy api'", 'ask', 'deny', KDEL],
+  ["bash -c 'kubectl -n staging delete deploy api'", 'ask', 'deny', KDEL],
   ['echo payments | xargs kubectl delete namespace', 'ask', 'deny', KDEL],
   ['ssh bastion kubectl drain node-1', 'ask', 'deny', KDIS],
   ['helm uninstall web', 'ask', 'deny', HELM],
@@ -215,3 +215,133 @@ crossTable('the other driver and tier pairs', [
   ['kubectl get pods', 'allow', 'allow'],
   ['npm pack', 'allow', 'allow'],
 ]);
+
+/**
+ * Production targets (docs/packs.md, "Production targets"): denied in both tiers, the message
+ * naming the target, through `check` and both drivers in both tiers; look-alikes keep the pack's
+ * normal decision. `extra`: environment of the hook (a kubeconfig, `AWS_PROFILE`).
+ */
+type ProdRow = [string, D, D, string | null, NodeJS.ProcessEnv?];
+function productionTable(name: string, rows: ProdRow[]): void {
+  describe(name, () => {
+    it.each(rows)('%s', async (command, baseline, strict, target, given = {}) => {
+      // KUBE_PROD, KUBE_DEV: the kubeconfig files written below.
+      const extra = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v === 'KUBE_PROD' ? KUBE.prod : v === 'KUBE_DEV' ? KUBE.dev : v]));
+      // Each driver in one tier per row, the tiers alternating by row: both drivers see both tiers.
+      const flip = rows.findIndex((r) => r[0] === command && r[4] === given) % 2 === 1;
+      const [b, s, claude, cursor] = await Promise.all([
+        viaCheck(command, 'baseline', extra),
+        viaCheck(command, 'strict', extra),
+        viaClaude(command, flip ? 'strict' : 'baseline', extra),
+        viaCursor(command, flip ? 'baseline' : 'strict', extra),
+      ]);
+      expect([b.decision, s.decision], 'check').toEqual([baseline, strict]);
+      expect(claude, 'claude-code driver').toBe(flip ? strict : baseline);
+      expect(cursor, 'cursor driver').toBe(flip ? baseline : strict);
+      if (target !== null) {
+        for (const r of [b, s]) {
+          expect(r.rule).toMatch(/-production$/);
+          expect(r.user).toContain(`in ${target}, a production environment`);
+        }
+      } else if (baseline !== 'allow') expect(b.rule).not.toMatch(/-production$/);
+    });
+  });
+}
+
+const KUBE = { prod: '', dev: '' };
+beforeAll(() => {
+  KUBE.prod = path.join(tmp, 'kube-prod.yaml');
+  KUBE.dev = path.join(tmp, 'kube-dev.yaml');
+  fs.writeFileSync(KUBE.prod, 'apiVersion: v1\nkind: Config\ncurrent-context: gke_acme_europe-west1_prod\n');
+  fs.writeFileSync(KUBE.dev, 'apiVersion: v1\nkind: Config\ncurrent-context: kind-dev\n');
+  fs.mkdirSync(path.join(work, 'infra', '.terraform'), { recursive: true });
+  fs.writeFileSync(path.join(work, 'infra', '.terraform', 'environment'), 'prod');
+  fs.writeFileSync(path.join(work, 'drop.sql'), 'DROP TABLE users;\n');
+  fs.writeFileSync(path.join(work, 'report.sql'), 'SELECT count(*) FROM users;\n');
+});
+
+productionTable('production targets', [
+  ['kubectl --context prod delete ns payments', 'deny', 'deny', 'prod'],
+  ["bash -c 'kubectl -n prod delete deploy api'", 'deny', 'deny', 'prod'],
+  ['sudo kubectl delete pvc data --context=acme-prod', 'deny', 'deny', 'acme-prod'],
+  ['C=live; kubectl --context "$C" drain node-1', 'deny', 'deny', 'live'],
+  ['helm uninstall web --kube-context prod-eu', 'deny', 'deny', 'prod-eu'],
+  ['kubectl delete pod x', 'deny', 'deny', 'gke_acme_europe-west1_prod', { KUBECONFIG: 'KUBE_PROD' }],
+  ['kubectl delete pod x', 'ask', 'deny', null, { KUBECONFIG: 'KUBE_DEV' }],
+  ['ssh bastion kubectl delete pod x', 'ask', 'deny', null, { KUBECONFIG: 'KUBE_PROD' }],
+  ['kubectl get pods', 'allow', 'allow', null, { KUBECONFIG: 'KUBE_PROD' }],
+  ['kubectl delete pod x -n products', 'ask', 'deny', null, { KUBECONFIG: 'KUBE_DEV' }],
+  ['kubectl get pods --context prod', 'allow', 'allow', null],
+  ['TF_WORKSPACE=prod terraform destroy -auto-approve', 'deny', 'deny', 'prod'],
+  ['cd infra && terraform destroy -auto-approve', 'deny', 'deny', 'prod'],
+  ['terraform -chdir=infra destroy', 'deny', 'deny', 'prod'],
+  ['cd infra && terraform plan', 'allow', 'allow', null],
+  ['terraform plan -var-file=prod.tfvars', 'allow', 'allow', null],
+  ['terraform destroy -var-file=staging.tfvars', 'ask', 'deny', null],
+  ['aws s3 rb s3://backups --force --profile prod', 'deny', 'deny', 'prod'],
+  ['aws s3 rb s3://backups --force', 'deny', 'deny', 'production', { AWS_PROFILE: 'production' }],
+  ['export AWS_PROFILE=prd; aws ec2 terminate-instances --instance-ids i-1', 'deny', 'deny', 'prd'],
+  ['aws s3 ls --profile prod', 'allow', 'allow', null],
+  ['aws s3 rb s3://x --profile products', 'ask', 'deny', null],
+  ['gcloud projects delete acme --project acme-prod', 'deny', 'deny', 'acme-prod'],
+  ['az group delete -n rg --subscription live', 'deny', 'deny', 'live'],
+  ['docker --context prod system prune -af', 'deny', 'deny', 'prod'],
+  ['DOCKER_CONTEXT=prod docker compose down -v', 'deny', 'deny', 'prod'],
+  ['docker --context prod ps', 'allow', 'allow', null],
+  ["psql postgres://u:pw@prod-db/app -c 'DROP TABLE users'", 'deny', 'deny', 'prod-db/app'],
+  ["psql -h db.prod.internal -c 'TRUNCATE events'", 'deny', 'deny', 'db.prod.internal'],
+  ["psql \"$DATABASE_URL\" -c 'DROP TABLE users'", 'deny', 'deny', 'prod-db/app', { DATABASE_URL: 'postgres://u:pw@prod-db/app' }],
+  ['psql -h prod-db < drop.sql', 'deny', 'deny', 'prod-db'],
+  ['RAILS_ENV=production bin/rails db:drop', 'deny', 'deny', 'production'],
+  ['redis-cli -h cache.prod FLUSHALL', 'deny', 'deny', 'cache.prod'],
+  ["psql -h prod-db -c 'SELECT 1'", 'allow', 'allow', null],
+  ["psql -h products-db -c 'DROP TABLE t'", 'ask', 'deny', null],
+  ['RAILS_ENV=production rails db:migrate', 'allow', 'allow', null],
+]);
+
+describe('a target that cannot be checked', () => {
+  it('keeps the normal decision and says so', async () => {
+    const b = await viaCheck('kubectl --context "$CTX" delete ns x', 'baseline');
+    expect(b.decision).toBe('ask');
+    expect(b.rule).toBe(KDEL);
+    expect(b.user).toMatch(/could not be checked/);
+    const s = await viaCheck('kubectl --context "$CTX" delete ns x', 'strict');
+    expect(s.decision).toBe('deny');
+    expect(s.user).toMatch(/could not be checked/);
+    expect((await viaCheck('kubectl --context dev delete ns x', 'baseline')).user).not.toMatch(/could not be checked/);
+  });
+});
+
+describe("a URL's user, password and query", () => {
+  it('never appear in a message or an audit record', async () => {
+    const command = "psql 'postgres://u:pw@prod-db/app?sslpassword=hunter2' -c 'DROP TABLE users'";
+    const payload = { session_id: 's', transcript_path: '/t.jsonl', cwd: work, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't1' };
+    const r = await spawn(['--driver', 'claude-code'], 'baseline', JSON.stringify(payload));
+    expect(r.stdout).toMatch(/prod-db\/app, a production environment/);
+    // Known gap: the allow-once hint quotes the exact command (`buckler allow … -- COMMAND`), which
+    // allow-once must match; everything before it is free of the URL's secrets.
+    expect(r.stdout.split('buckler allow')[0]).not.toMatch(/u:pw|pw@|hunter2|sslpassword/);
+    const c = await viaCheck(command, 'strict');
+    expect(`${c.user}\n${c.agent}`).not.toMatch(/u:pw|pw@|hunter2|sslpassword/);
+    const audit = fs.readFileSync(path.join(tmp, 'state', 'audit.jsonl'), 'utf8');
+    expect(audit).toContain('prod-db');
+    expect(audit).not.toMatch(/u:pw|pw@|hunter2|sslpassword/);
+  });
+});
+
+describe('SQL from files and standard input', () => {
+  table('through every reading', [
+    ['psql < drop.sql', 'ask', 'deny', SQL],
+    ['cat drop.sql | psql app', 'ask', 'deny', SQL],
+    ['psql -f drop.sql', 'ask', 'deny', SQL],
+    ["psql app <<'EOF'\nDROP TABLE users;\nEOF", 'ask', 'deny', SQL],
+    ['mysql shop <<< "DROP TABLE orders"', 'ask', 'deny', SQL],
+    ['psql < report.sql', 'allow', 'allow'],
+    ["psql app <<'EOF'\nSELECT 1;\nEOF", 'allow', 'allow'],
+    ['mysql shop <<< "SELECT 1"', 'allow', 'allow'],
+  ]);
+  it('a file that cannot be read asks', async () => {
+    const b = await viaCheck('psql -f missing.sql', 'baseline');
+    expect([b.decision, b.rule]).toEqual(['ask', 'agent-data/sql-unread']);
+  });
+});

@@ -19,6 +19,7 @@ import { loadRuntimePolicy, type LoadedPolicy } from '../packs/runtime.ts';
 import { actionContext } from './action-context.ts';
 import { checkTier } from './evaluate.ts';
 import { gitAliasReader } from './git-config.ts';
+import { targetReader } from './target-reader.ts';
 import type { CliIO } from './io.ts';
 import { parseCommand, str, usageError } from './args.ts';
 import { logOptions, printable, projectFilter, readLog } from './log.ts';
@@ -84,7 +85,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       io.err(`buckler replay: the policy cannot be loaded: ${e instanceof Error ? e.message : String(e)}\n`);
       return 1;
     }
-    const out = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env) });
+    const out = evaluate(input, loaded.policy, { readScript: scriptReader(cwd), readAliases: gitAliasReader(cwd, io.env), readTarget: targetReader(cwd, io.env) });
     const old = recorded(r);
     if (!(DECISIONS as readonly string[]).includes(old)) continue;
     if (out.decision !== old || (out.rule ?? null) !== (r.rule ?? null)) {

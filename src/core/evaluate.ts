@@ -26,6 +26,7 @@ import { better, contextMatches, segmentMatches, triggerIndex, type TriggerIndex
 import { BYPASS_VARS, type CompiledPolicy } from './policy.ts';
 import { lineMessages, type Judged } from './messages.ts';
 import { parseErrorOutput } from './parse-error.ts';
+import { DEFAULT_PRODUCTION, type TargetContext, type TargetReader } from './targets.ts';
 
 /** Aliases (`git x` with `alias.x`, also shell aliases `!…`) are followed this many levels deep. */
 const MAX_ALIAS_DEPTH = 3;
@@ -57,6 +58,13 @@ export interface EvaluateOptions {
    * the driver, bounded there; without it, paths are judged by name (and links made on the line).
    */
   resolvePath?: PathResolver;
+  /**
+   * Reads a target a program keeps where the command runs (program data `ambient_roles`: the
+   * kubeconfig's current context, terraform's workspace). Called only when a rule's `target`
+   * condition looks at a command of such a program. Injected by the caller, bounded there;
+   * without it, such a target is not determinable.
+   */
+  readTarget?: TargetReader;
 }
 
 export function isBypass(env: Readonly<Record<string, string>> | undefined): boolean {
@@ -160,6 +168,17 @@ class Judging {
   }
   private sets: readonly string[] | undefined;
 
+  /** What target roles read (core/targets.ts); used only when a rule's `target` condition asks. */
+  private get targets(): TargetContext {
+    return (this.targetContext ??= {
+      env: this.input.env,
+      lineSets: this.line.assignments,
+      production: this.policy.production ?? DEFAULT_PRODUCTION,
+      readTarget: this.options.readTarget,
+    });
+  }
+  private targetContext: TargetContext | undefined;
+
   private push(facts: CommandFacts): void {
     this.judged.push({ facts, winner: judge(facts, this.ix, this.context, this.input.tool?.name, this.input.env) });
   }
@@ -174,7 +193,7 @@ class Judging {
   collect(cmds: readonly ShellCommand[], depth: number): void {
     const grammars = this.policy.grammars;
     for (const cmd of cmds) {
-      const facts = commandFacts(cmd, grammars, this.env, this.lineSets);
+      const facts = commandFacts(cmd, grammars, this.env, this.lineSets, this.targets);
       this.push(facts);
       // A link made here counts for the rest of the line (`ln -s ~ h && rm -rf h/`): its paths are read now.
       if (!facts.opaque && cmd.argv.length > 1) {

@@ -7,11 +7,12 @@
  * `npm`, `grep`) meet no rule that looks past the program, and reading their argv with a
  * grammar was a third of an evaluation's time and most of its garbage (docs/performance.md).
  */
-import { readArgv } from '../grammars/reader.ts';
+import { programData, readArgv } from '../grammars/reader.ts';
 import type { Grammars, ReadArgs } from '../grammars/types.ts';
 import type { ScriptSource, ShellCommand } from '../shell/types.ts';
 import type { ToolPath } from './contract.ts';
 import { commandPaths, pathEnv, toolPaths, type PathEnv, type PathFact } from './paths.ts';
+import { commandTargets, type TargetContext, type TargetFacts } from './targets.ts';
 
 /** No context: relative paths, `~` and `$HOME` are run-time. */
 const NO_CONTEXT = pathEnv(undefined, undefined);
@@ -47,6 +48,8 @@ export interface CommandFacts {
    * here-string a command reads; for a file-tool call, the text the call writes. '' when none.
    */
   readonly writtenText: string;
+  /** Where the command acts and whether that is production (targets.ts), read on first use. */
+  readonly targets: TargetFacts;
 }
 
 export interface ScriptFromFacts {
@@ -73,6 +76,7 @@ class Facts implements CommandFacts {
   private wordSet: Set<string> | undefined;
   private pathFacts: PathFact[] | undefined;
   private sources: ScriptFromFacts[] | undefined;
+  private targetFacts: TargetFacts | undefined;
 
   constructor(
     readonly cmd: ShellCommand,
@@ -80,6 +84,7 @@ class Facts implements CommandFacts {
     private readonly envSource: PathEnv | (() => PathEnv),
     private readonly toolPathList: readonly ToolPath[] | null = null,
     readonly lineSets: readonly string[] = [],
+    private readonly targetContext: TargetContext | undefined = undefined,
     private readonly toolInput: unknown = undefined,
   ) {
     const first = cmd.argv[0] ?? '';
@@ -127,6 +132,18 @@ class Facts implements CommandFacts {
     return this.pathFacts;
   }
 
+  get targets(): TargetFacts {
+    if (this.targetFacts === undefined) {
+      const ctx = this.targetContext;
+      const grammar = this.opaque || ctx === undefined ? undefined : programData(this.program, this.grammars)?.grammar;
+      const { argv, dynamic } = this.cmd;
+      // A role word is (the end of) a run-time argument word (`--context "$C"`, `--context=$C`).
+      const runTime = (value: string): boolean => dynamic.some((i) => argv[i] !== undefined && argv[i]!.endsWith(value));
+      this.targetFacts = grammar === undefined ? { production: null, unchecked: false } : commandTargets(grammar, this.read.roles, runTime, this.cmd, ctx!);
+    }
+    return this.targetFacts;
+  }
+
   get mayAlias(): boolean {
     return !this.opaque && Object.hasOwn(this.grammars, this.program) && this.grammars[this.program]!.inline_aliases !== undefined;
   }
@@ -171,13 +188,19 @@ class Facts implements CommandFacts {
   }
 }
 
-export function commandFacts(cmd: ShellCommand, grammars: Grammars, env: PathEnv | (() => PathEnv) = NO_CONTEXT, lineSets: readonly string[] = []): CommandFacts {
-  return new Facts(cmd, grammars, env, null, lineSets);
+export function commandFacts(
+  cmd: ShellCommand,
+  grammars: Grammars,
+  env: PathEnv | (() => PathEnv) = NO_CONTEXT,
+  lineSets: readonly string[] = [],
+  targets?: TargetContext,
+): CommandFacts {
+  return new Facts(cmd, grammars, env, null, lineSets, targets);
 }
 
 /** A file-tool call judged like a command that touches the same paths (argv: the tool's name); `input`: its arguments. */
 export function toolFacts(name: string, paths: readonly ToolPath[], grammars: Grammars, env: PathEnv | (() => PathEnv), input?: unknown): CommandFacts {
-  return new Facts({ argv: [name], dynamic: [], opaque: false, via: [] }, grammars, env, paths, [], input);
+  return new Facts({ argv: [name], dynamic: [], opaque: false, via: [] }, grammars, env, paths, [], undefined, input);
 }
 
 /** At most this many characters of a tool call's arguments are read for its written text. */

@@ -132,6 +132,7 @@ export function segmentMatches(m: SegmentMatcher, f: CommandFacts): boolean {
   if (m.dynamic_words && !f.dynamicWords) return false;
   if (m.sql && !m.sql.some((k) => sqlOf(f).kinds.has(k))) return false;
   if (m.sql_unread && !sqlOf(f).unread) return false;
+  if (m.target && !m.target.some((t) => (t === 'production' ? f.targets.production !== null : f.targets.unchecked))) return false;
   if (m.paths && !f.paths.some((p) => pathMatches(m.paths!, p, f.home, f.locations))) return false;
   if (m.not && m.not.some((n) => segmentMatches(n, f))) return false;
   return true;
@@ -171,6 +172,13 @@ function sqlOf(f: CommandFacts): SqlFacts {
     }
     const r = readSql(text);
     if (!r.ok) unread = true;
+    else for (const k of r.destructive) kinds.add(k);
+  }
+  // What it reads on standard input or from a file an option names (ShellCommand.texts).
+  for (const t of f.opaque ? [] : (f.cmd.texts ?? [])) {
+    if (t.role !== 'sql') continue;
+    const r = t.text === null ? null : readSql(t.text);
+    if (r === null || !r.ok) unread = true;
     else for (const k of r.destructive) kinds.add(k);
   }
   got = { kinds, unread };

@@ -29,6 +29,9 @@ const FALLBACK: Partial<Record<Decision, { user: string; agent: string }>> = {
   },
 };
 
+/** `{target_check}` when a command's target could not be checked (docs/packs.md, "Production targets"). */
+const UNCHECKED = ' Its target (context, namespace, workspace, profile, project or host) could not be checked: it is known only when the command runs, or could not be read here, so whether it is production is not known.';
+
 export function lineMessages(judged: readonly Judged[], decisive: number, decision: Decision, input: PolicyInput): Messages {
   const texts: Record<(typeof KEYS)[number], string[]> = { user_message: [], agent_message: [], additional_context: [] };
   for (const j of judged) {
@@ -72,6 +75,13 @@ function templateContext(facts: CommandFacts | null, input: PolicyInput, pack: s
     pack,
     rule,
     path,
+    // Read only when a template names it (a rule about production targets).
+    get target(): string {
+      return facts.targets.production ?? '';
+    },
+    get target_check(): string {
+      return facts.targets.unchecked ? UNCHECKED : '';
+    },
   };
 }
 

@@ -71,6 +71,12 @@ export interface SegmentMatcher {
   sql?: SqlKind[];
   /** Some SQL the command carries could not be read: run-time text, too long, a string never closed. */
   sql_unread?: boolean;
+  /**
+   * Where the command acts (its target roles, core/targets.ts): `production`, some target is a
+   * production environment (config.toml `[environments]`); `unchecked`, none is and some target
+   * could not be checked (known only at run time, or not determinable).
+   */
+  target?: TargetState[];
   /** None of these entries matches the command (`program: buckler` except `check`). */
   not?: SegmentMatcher[];
   /** Every one of these is a literal argument word. */
@@ -184,6 +190,10 @@ export interface GuardedWords {
   words: string[][];
 }
 
+/** The states a `target` condition tests. */
+export const TARGET_STATES = ['production', 'unchecked'] as const;
+export type TargetState = (typeof TARGET_STATES)[number];
+
 export interface CompiledPolicy {
   policy_format: typeof POLICY_FORMAT;
   tier: Tier;
@@ -196,6 +206,8 @@ export interface CompiledPolicy {
   env_keys: string[];
   /** Enabled packs' guarded words for the active tier, in load order (absent: none). */
   guarded_words?: GuardedWords[];
+  /** config.toml's `[environments] production` (absent: targets.ts DEFAULT_PRODUCTION). */
+  production?: string[];
   /**
    * The same rules, found by program and read on first use (the compiled-pack cache sets it, not
    * enumerable: it is never serialised). When present, matching reads `rule_buckets` and never

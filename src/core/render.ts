@@ -1,5 +1,5 @@
 /**
- * Message templates: `{command}`, `{program}`, `{subcommand}`, `{pack}`, `{rule}`, `{path}` are replaced
+ * Message templates: `{command}`, `{program}`, `{subcommand}`, `{pack}`, `{rule}`, `{path}`, `{target}`, `{target_check}` are replaced
  * in one pass, so a substituted value that itself contains `{…}` is never expanded again;
  * unknown placeholders stay as written.
  */
@@ -12,9 +12,16 @@ export interface TemplateContext {
   rule: string;
   /** The path the rule's `paths` condition matched (absolute when known), or empty. */
   path?: string;
+  /** The production target the rule's `target` condition found (core/targets.ts), or empty. */
+  target?: string;
+  /**
+   * When the command's target could not be checked (known only at run time, or not
+   * determinable): a sentence saying so, with a leading blank; else empty.
+   */
+  target_check?: string;
 }
 
-const KEYS: ReadonlySet<string> = new Set<keyof TemplateContext>(['command', 'program', 'subcommand', 'pack', 'rule', 'path'] as const);
+const KEYS: ReadonlySet<string> = new Set<keyof TemplateContext>(['command', 'program', 'subcommand', 'pack', 'rule', 'path', 'target', 'target_check'] as const);
 /** Long command lines are shortened in messages (the full line is in the input and the audit). */
 const MAX_COMMAND_CHARS = 200;
 
@@ -59,7 +66,7 @@ export function renderTemplate(template: string | null, ctx: TemplateContext): s
   const p = parts(template);
   if (p.length === 1) return template;
   let out = '';
-  for (let i = 0; i < p.length; i++) out += i % 2 === 1 ? ctx[p[i] as keyof TemplateContext] : p[i];
+  for (let i = 0; i < p.length; i++) out += i % 2 === 1 ? (ctx[p[i] as keyof TemplateContext] ?? '') : p[i];
   return out;
 }
 
@@ -80,7 +87,23 @@ function isPlainWord(w: string): boolean {
  */
 export function displayCommand(argv: readonly string[], dynamic: readonly number[] = []): string {
   const dyn = dynamic.length > 0 ? new Set(dynamic) : null; // linear for thousands of run-time words
-  return shorten(argv.map((w, i) => (isPlainWord(w) || dyn?.has(i) === true ? w : `'${w.replaceAll("'", `'\\''`)}'`)).join(' '));
+  return shorten(
+    argv
+      .map((w, i) => {
+        const shown = w.includes('://') ? withoutUrlSecrets(w) : w;
+        return isPlainWord(shown) || dyn?.has(i) === true ? shown : `'${shown.replaceAll("'", `'\\''`)}'`;
+      })
+      .join(' '),
+  );
+}
+
+/**
+ * A word with URLs, without their user, password and query (`postgres://u:pw@db/app?x=1` →
+ * `postgres://db/app`): messages quote commands, and a connection string's secrets never go
+ * into one (nor into the audit record, which keeps the messages).
+ */
+export function withoutUrlSecrets(text: string): string {
+  return text.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s/?#'"]*@)?([^\s?#'"]*)(\?[^\s#'"]*)?/g, (_m, scheme: string, _user, rest: string) => `${scheme}${rest}`);
 }
 
 export function shorten(text: string): string {

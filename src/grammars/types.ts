@@ -229,6 +229,24 @@ export interface ProgramGrammar extends CommandGrammar {
    * (`role_marks: [refspec.force]`). The core knows marks, never a program's syntax.
    */
   role_kinds?: Record<string, RoleKind>;
+  /**
+   * Environment variables that give a role its word when the command has none (`AWS_PROFILE` →
+   * `profile`): the hook's environment, or what the line sets (`VAR=… cmd`, `export VAR=…`).
+   */
+  env_roles?: Record<string, string>;
+  /**
+   * Roles whose word, when neither the command nor the environment gives one, is read where the
+   * command runs (`context` ← `kube_context`: the kubeconfig's `current-context`). The name is
+   * what the caller's reader knows (EvaluateOptions.readTarget); the core reads no file.
+   */
+  ambient_roles?: Record<string, string>;
+  /**
+   * What the program reads on standard input (`< FILE`, a here-document, a here-string, the
+   * previous pipeline stage) is a word of this role (`sql`): shell analysis hands it on.
+   */
+  stdin_role?: string;
+  /** Words of the first role name files whose text is a word of the second (`sql_file: sql`: `psql -f FILE`). */
+  role_files?: Record<string, string>;
 }
 
 /**
@@ -238,6 +256,13 @@ export interface ProgramGrammar extends CommandGrammar {
  */
 export interface RoleKind {
   marks: Record<string, MarkTest>;
+  /**
+   * The role's words name where the command acts (a target: a context, namespace, profile,
+   * project, host): `name`, compared whole and by parts with the environments listed in
+   * config.toml (`[environments] production`); `url`, a URL (`postgres://u:pw@host/db`) whose
+   * host and first path part (the database) are compared, or a plain name when it is no URL.
+   */
+  target?: 'name' | 'url';
 }
 
 /**

@@ -23,7 +23,7 @@ describe('grammarProblems', () => {
     [{ env_runs: ['MY_HOOK'] }, '"env_runs" must map variable names to shell or script'],
     [{ runs: { shell_assignments: 'yes' } }, '"shell_assignments" must be true or false'],
     [{ role_kinds: ['refspec'] }, '"role_kinds" must map role names to { marks: … }'],
-    [{ role_kinds: { refspec: { force: { prefix: '+' } } } }, '"role_kinds.refspec" must be { marks: { MARK: test } }'],
+    [{ role_kinds: { refspec: { force: { prefix: '+' } } } }, '"role_kinds.refspec" must be { marks: { MARK: test }, target?: name | url }'],
     [{ role_kinds: { refspec: { marks: { force: { start: '+' } } } } }, '"role_kinds.refspec.marks.force": unknown field "start"'],
     [{ role_kinds: { refspec: { marks: { force: { min_length: -1 } } } } }, '"role_kinds.refspec.marks.force.min_length" must be a whole number'],
     [{ role_kinds: { refspec: { marks: { force: { equals: 'DELETE' } } } } }, '"role_kinds.refspec.marks.force.equals" must be a list of strings'],

@@ -4,7 +4,7 @@
  */
 import type { ProgramGrammar } from './types.ts';
 
-type Kind = 'options' | 'strings' | 'map' | 'bool' | 'count' | 'option' | 'runs' | 'files' | 'subcommands' | 'inline' | 'roles' | 'env_runs' | 'role_kinds';
+type Kind = 'options' | 'strings' | 'map' | 'bool' | 'count' | 'option' | 'runs' | 'files' | 'subcommands' | 'inline' | 'roles' | 'env_runs' | 'role_kinds' | 'env_roles' | 'word';
 
 const LEVEL: Record<string, Kind> = {
   value_options: 'options',
@@ -40,6 +40,10 @@ const PROGRAM: Record<string, Kind> = {
   versioned: 'bool',
   env_runs: 'env_runs',
   role_kinds: 'role_kinds',
+  env_roles: 'env_roles',
+  ambient_roles: 'map',
+  stdin_role: 'word',
+  role_files: 'map',
 };
 const RUNS: Record<string, Kind | 'self' | 'terminators' | 'settings' | 'word'> = {
   command: 'bool',
@@ -180,6 +184,11 @@ function checkValue(kind: string, v: unknown, at: string, out: string[]): void {
     case 'role_kinds':
       checkRoleKinds(v, at, out);
       return;
+    case 'env_roles':
+      if (!isObject(v) || !Object.entries(v).every(([k, x]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && typeof x === 'string' && x !== '')) {
+        out.push(`${at} must map variable names to role names`);
+      }
+      return;
     case 'access':
       if (!ACCESS.includes(v as string)) out.push(`${at} must be one of ${ACCESS.join(', ')}`);
       return;
@@ -203,10 +212,11 @@ function checkRoleKinds(v: unknown, at: string, out: string[]): void {
   }
   for (const [role, kind] of Object.entries(v)) {
     const here = at.replace(/"role_kinds"$/, `"role_kinds.${role}"`);
-    if (!isObject(kind) || !isObject(kind['marks']) || Object.keys(kind).some((k) => k !== 'marks')) {
-      out.push(`${here} must be { marks: { MARK: test } }`);
+    if (!isObject(kind) || !isObject(kind['marks']) || Object.keys(kind).some((k) => k !== 'marks' && k !== 'target')) {
+      out.push(`${here} must be { marks: { MARK: test }, target?: name | url }`);
       continue;
     }
+    if (kind['target'] !== undefined && kind['target'] !== 'name' && kind['target'] !== 'url') out.push(`${here.replace(/"$/, '.target"')} must be name or url`);
     for (const [mark, test] of Object.entries(kind['marks'])) {
       const field = here.replace(/"$/, `.marks.${mark}"`);
       if (!/^[A-Za-z0-9_-]+$/.test(mark)) out.push(`${field}: a mark name is letters, digits, "-" or "_"`);

@@ -139,6 +139,8 @@ export function compilePolicy(sources: readonly PackSource[], opts: CompileOptio
 
   const envKeys = new Set<string>(BYPASS_VARS);
   for (const r of rules) for (const k of Object.keys(r.env ?? {})) envKeys.add(k);
+  // Variables that give a command its target (program data `env_roles`: `AWS_PROFILE`, `PGHOST`).
+  for (const g of Object.values(grammars)) for (const k of Object.keys(g.env_roles ?? {})) envKeys.add(k);
   return {
     policy: { policy_format: POLICY_FORMAT, tier: opts.tier, packs, rules, grammars, env_keys: [...envKeys].sort(), guarded_words: guarded },
     problems,

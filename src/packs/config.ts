@@ -10,6 +10,7 @@ import type * as SmolToml from 'smol-toml';
 import { lazyRequire } from '../files/lazy-require.ts';
 import { TIERS, type Tier } from '../core/policy.ts';
 import { trustedKeyOf } from './bundle.ts';
+import { DEFAULT_PRODUCTION } from '../core/targets.ts';
 import type { Problem } from './problems.ts';
 
 export interface BucklerConfig {
@@ -39,6 +40,11 @@ export interface BucklerConfig {
    * absent when every key has its default.
    */
   system_allows?: { bypass: boolean; location_variables: boolean; allow?: false; trust?: false };
+  /**
+   * `[environments] production`: the words and `*` patterns that name a production target
+   * (docs/packs.md, "Production targets"). Absent: the default (core/targets.ts).
+   */
+  environments?: { production: string[] };
 }
 
 /** The keys of `[system]` (the locked-down install: src/cli/system-settings.ts reads the approvals). */
@@ -72,7 +78,7 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
     return withStrictReading(unreadable, problems, file);
   }
   // [system]: the locked-down install's approvals (src/cli/system-settings.ts, read by `buckler allow|trust`) and what the person's environment may set.
-  for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs' && k !== 'bundles' && k !== 'system') strict(`unknown section [${k}] (ignored)`, lineOfKey(lines, [], k));
+  for (const k of Object.keys(data)) if (k !== 'core' && k !== 'packs' && k !== 'bundles' && k !== 'system' && k !== 'environments') strict(`unknown section [${k}] (ignored)`, lineOfKey(lines, [], k));
   const core = data['core'];
   if (core !== undefined) {
     if (!isTable(core)) {
@@ -145,6 +151,24 @@ export function parseConfig(text: string, file: string): { config: BucklerConfig
             if (key === null) warn(`bundles.trusted_keys: ${JSON.stringify(entry)} is not an "ed25519:<43 base64url characters>" key (ignored)`);
             else if (!config.trusted_keys.includes(key)) config.trusted_keys.push(key);
           }
+        }
+      }
+    }
+  }
+  const environments = data['environments'];
+  if (environments !== undefined) {
+    // The strict reading of a bad value: the default list and every word of the value that is one.
+    const keep = (words: unknown): string[] => [...DEFAULT_PRODUCTION, ...(Array.isArray(words) ? words.filter((w): w is string => typeof w === 'string' && w.trim() !== '' && !DEFAULT_PRODUCTION.includes(w)) : [])];
+    if (!isTable(environments)) {
+      strict('[environments] must be a table; read as the default production = ["prod", "production", "prd", "live"]', lineOfKey(lines, [], 'environments'));
+    } else {
+      for (const k of Object.keys(environments)) if (k !== 'production') strict(`unknown key environments.${k} (ignored)`, lineOfKey(lines, ['environments'], k));
+      const production = environments['production'];
+      if (production !== undefined) {
+        if (Array.isArray(production) && production.length > 0 && production.every((w) => typeof w === 'string' && w.trim() !== '')) config.environments = { production: [...production] };
+        else {
+          config.environments = { production: keep(production) };
+          strict(`environments.production must be a non-empty list of words or "*" patterns, not ${JSON.stringify(production)}; read as the default list and its words`, lineOfKey(lines, ['environments'], 'production'));
         }
       }
     }

@@ -34,9 +34,16 @@ const rows = fs
     return { label, command: command.replaceAll('\\n', '\n'), reason };
   });
 
+/** Files the commands read (`psql -f schema.sql`, `psql < drop.sql`): testdata/everyday-files; any other is missing. */
+const files = path.join(import.meta.dirname, 'testdata', 'everyday-files');
+function readScript(p: string): string | undefined {
+  const f = path.join(files, p);
+  return f.startsWith(files + path.sep) && fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : undefined;
+}
+
 function decide(command: string, tier: Tier) {
   const input: PolicyInput = { policy_io_version: '1', trigger: 'pre_shell_exec', shell: { command } };
-  return evaluate(input, policies[tier]);
+  return evaluate(input, policies[tier], { readScript });
 }
 
 it('holds at least 300 labelled commands, each labelled harmless, destructive or pending (with a reason)', () => {

@@ -50,7 +50,7 @@ describe('docs/pack.schema.json and the loader', () => {
     expect(Object.keys(schema.properties).sort()).toEqual([...PACK_KEYS].sort());
     expect(Object.keys(schema.definitions['rule']!.properties!).sort()).toEqual([...RULE_KEYS].sort());
     expect(Object.keys(schema.definitions['segment']!.properties!).sort()).toEqual([...SEGMENT_KEYS].sort());
-    expect(Object.keys(schema.definitions['match']!.properties!).sort()).toEqual(['env', 'shell_segments', 'tool_name']);
+    expect(Object.keys(schema.definitions['match']!.properties!).sort()).toEqual(['env', 'shell_segments', 'target', 'tool_name']);
   });
 
   it('describe program data alike (made from the loader tables)', () => {

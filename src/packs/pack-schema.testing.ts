@@ -49,6 +49,8 @@ function kindSchema(kind: string): Json {
       return { $ref: '#/definitions/inline_aliases' };
     case 'env_runs':
       return { type: 'object', propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, additionalProperties: { enum: ['shell', 'script'] } };
+    case 'env_roles':
+      return { type: 'object', propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, additionalProperties: { type: 'string', minLength: 1 } };
     case 'role_kinds':
       return {
         type: 'object',
@@ -56,7 +58,10 @@ function kindSchema(kind: string): Json {
           type: 'object',
           additionalProperties: false,
           required: ['marks'],
-          properties: { marks: { type: 'object', propertyNames: { pattern: '^[A-Za-z0-9_-]+$' }, additionalProperties: { $ref: '#/definitions/mark_test' } } },
+          properties: {
+            marks: { type: 'object', propertyNames: { pattern: '^[A-Za-z0-9_-]+$' }, additionalProperties: { $ref: '#/definitions/mark_test' } },
+            target: { enum: ['name', 'url'] },
+          },
         },
       };
     default:

@@ -449,6 +449,7 @@ function reportFor(paths: Paths, opts: RuntimeOptions, c: PackCompiler): PolicyR
 
   const compiled = compilePolicy(packs.map((p) => p.pack), { tier: config.tier, packs: config.packs, examples: opts.examples ?? true });
   problems.push(...compiled.problems);
+  if (config.environments !== undefined) compiled.policy.production = config.environments.production;
   unknownPackIds(config, compiled.known, compiled.policy.packs, configFile, configText, c, problems);
   // A project rules file refused or left out (whole or in part): every action in the project
   // asks the person until it is fixed (project-load.ts), however the rest of the policy decides.

@@ -6,7 +6,7 @@
  */
 import { DECISIONS, TRIGGERS, type Decision, type Trigger } from '../core/contract.ts';
 import { programName } from '../core/facts.ts';
-import { TIERS, type CompiledRule, type PathMatcher, type RoleMarkCondition, type SegmentMatcher, type Tier } from '../core/policy.ts';
+import { TARGET_STATES, TIERS, type CompiledRule, type TargetState, type PathMatcher, type RoleMarkCondition, type SegmentMatcher, type Tier } from '../core/policy.ts';
 import { ACCESS_KINDS } from '../core/contract.ts';
 import type { PathScope } from '../core/path-scope.ts';
 import type { Grammars, ProgramGrammar } from '../grammars/types.ts';
@@ -70,7 +70,7 @@ const MARK_SHORTHANDS: Readonly<Record<string, { condition: string; mark: string
 };
 export const SEGMENT_KEYS = [
   'program', 'subcommand', 'flags_any', 'flags_all', 'flags_none', 'words_any', 'words_all', 'words_any_ignore_case', 'words_contain',
-  'text_contains', 'line_sets', 'positionals_min', 'positionals_any', 'script_from', 'unseen', 'unseen_file', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', 'argv', 'project', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
+  'text_contains', 'line_sets', 'positionals_min', 'positionals_any', 'script_from', 'unseen', 'unseen_file', 'not', 'paths', 'role_marks', 'sql', 'sql_unread', 'argv', 'project', 'target', ...SEGMENT_BOOLEANS, ...Object.keys(MARK_SHORTHANDS),
 ];
 export const PATH_KEYS = ['access', 'scope', 'glob', 'not_glob', 'holds_project', 'project_root', 'recursive', 'location', 'link'] as const;
 const PATH_SCOPES = ['project', 'temp', 'home', 'system', 'runtime'] as const;
@@ -328,19 +328,36 @@ function readTriggers(v: unknown): Trigger[] {
   return [...new Set(list)] as Trigger[];
 }
 
+/** `target: production`, or a list of TARGET_STATES. */
+function readTarget(target: unknown, path: Path): TargetState[] {
+  const list = typeof target === 'string' ? [target] : target;
+  if (!isStringList(list) || list.length === 0 || list.some((k) => !(TARGET_STATES as readonly string[]).includes(k))) {
+    throw new RuleProblem(`"target" must be one of, or a list of: ${TARGET_STATES.join(', ')}`, path);
+  }
+  return list as TargetState[];
+}
+
 function readMatch(v: unknown, grammars: Grammars, warn: (path: Path, message: string) => void): Pick<CompiledRule, 'shell_segments' | 'tool_name' | 'env'> {
   const out: Pick<CompiledRule, 'shell_segments' | 'tool_name' | 'env'> = { shell_segments: null, tool_name: null, env: null };
   if (v === undefined || v === null) return out;
   if (!isObject(v)) throw new RuleProblem('"match" must be a mapping', ['match']);
   for (const k of Object.keys(v)) {
-    if (!['shell_segments', 'tool_name', 'env'].includes(k)) {
-      throw new RuleProblem(`unknown match field "${k}" (known: shell_segments, tool_name, env)`, ['match', k]);
+    if (!['shell_segments', 'tool_name', 'env', 'target'].includes(k)) {
+      throw new RuleProblem(`unknown match field "${k}" (known: shell_segments, tool_name, env, target)`, ['match', k]);
     }
   }
   const segs = v['shell_segments'];
   if (segs !== undefined && segs !== null) {
     if (!Array.isArray(segs) || segs.length === 0) throw new RuleProblem('"match.shell_segments" must be a non-empty list', ['match', 'shell_segments']);
     out.shell_segments = segs.map((s, i) => readSegment(s, ['match', 'shell_segments', i], grammars, warn));
+  }
+  // `target` beside `shell_segments`: every entry must meet it (a production rule beside the
+  // rule it sharpens reuses that rule's entries: `shell_segments: *destroy`).
+  const target = v['target'];
+  if (target !== undefined && target !== null) {
+    if (out.shell_segments === null) throw new RuleProblem('"match.target" needs "match.shell_segments"', ['match', 'target']);
+    const states = readTarget(target, ['match', 'target']);
+    out.shell_segments = out.shell_segments.map((m) => ({ ...m, target: m.target === undefined ? states : m.target.filter((t) => states.includes(t)) }));
   }
   const tool = v['tool_name'];
   if (tool !== undefined && tool !== null) {
@@ -443,6 +460,8 @@ function readSegment(v: unknown, path: Path, grammars: Grammars, warn: (path: Pa
     if (unread !== true) throw new RuleProblem('"sql_unread" must be true (leave it out otherwise)', [...path, 'sql_unread']);
     m.sql_unread = true;
   }
+  const target = v['target'];
+  if (target !== undefined && target !== null) m.target = readTarget(target, [...path, 'target']);
   const marks = readRoleMarks(v, path, grammars, warn);
   if (marks.length > 0) m.role_marks = marks;
   const paths = v['paths'];

@@ -22,6 +22,10 @@ describe('mergeSystemOverUser: the person can only tighten', () => {
     ['the system\'s allowances stay', { system_allows: { bypass: true, location_variables: false } }, {}, { system_allows: { bypass: true, location_variables: false } }],
     ['the system\'s strict reading note stays', { strict_reading: 'sys note' }, { strict_reading: 'person note' }, { strict_reading: 'sys note' }],
     ['the person\'s strict reading note shows', {}, { strict_reading: 'person note' }, { strict_reading: 'person note' }],
+    // Production environments: a target either list calls production is one (union).
+    ['the production lists are joined', { environments: { production: ['prod', 'live'] } }, { environments: { production: ['*-prd', 'prod'] } }, { environments: { production: ['prod', 'live', '*-prd'] } }],
+    ['the person adds to the default list', {}, { environments: { production: ['acme'] } }, { environments: { production: ['prod', 'production', 'prd', 'live', 'acme'] } }],
+    ['the person cannot shorten the system list', { environments: { production: ['prod', 'prd'] } }, { environments: { production: ['prd'] } }, { environments: { production: ['prod', 'prd'] } }],
   ])('%s', (_name, system, person, want) => {
     expect(mergeSystemOverUser(cfg(system), cfg(person))).toEqual(cfg(want));
   });

@@ -6,6 +6,7 @@
 import { TIERS } from '../core/policy.ts';
 import type { BucklerConfig } from './config.ts';
 import { projectSource } from './project-rules.ts';
+import { DEFAULT_PRODUCTION } from '../core/targets.ts';
 import { directorySource, type PackSourceProvider } from './sources.ts';
 
 /**
@@ -14,7 +15,8 @@ import { directorySource, type PackSourceProvider } from './sources.ts';
  * default; the person's absent key is no opinion, so the person's off never counts); the audit
  * log setting and the trusted bundle keys are the system's (the person's keys are ignored: a
  * bundle could loosen), and so is what the person's environment may set (`system_allows`: the
- * person's `[system]` is ignored). Pure.
+ * person's `[system]` is ignored); the production environments are both lists (a target either
+ * calls production is one). Pure.
  */
 export function mergeSystemOverUser(system: BucklerConfig, person: BucklerConfig): BucklerConfig {
   const tier = TIERS.indexOf(person.tier) > TIERS.indexOf(system.tier) ? person.tier : system.tier;
@@ -30,6 +32,10 @@ export function mergeSystemOverUser(system: BucklerConfig, person: BucklerConfig
   // The system's strict reading (a bad value) keeps its note; the person's own shows as theirs.
   const note = system.strict_reading ?? person.strict_reading;
   if (note !== undefined) merged.strict_reading = note;
+  if (system.environments !== undefined || person.environments !== undefined) {
+    const of = (c: BucklerConfig): readonly string[] => c.environments?.production ?? DEFAULT_PRODUCTION;
+    merged.environments = { production: [...new Set([...of(system), ...of(person)])] };
+  }
   return merged;
 }
 

@@ -18,6 +18,7 @@ import { type PathWord, type ScriptRead, type ScriptSource, type ShellCommand, S
 import { type ArgWord, literalArg } from './word-value.ts';
 import { PARSE_COST, UNWRAP_WORD_COST } from './work.ts';
 import { xargsCommands, xargsItems } from './xargs-input.ts';
+import { roleTexts } from './role-texts.ts';
 import { lineDirectory, projectScripts, runsProjectScripts } from './project-scripts.ts';
 
 const LANGUAGES: ReadonlySet<string> = new Set<InlineLanguage>(['python', 'node', 'perl', 'ruby', 'php', 'awk']);
@@ -98,7 +99,13 @@ export class Runner {
       // `npm run NAME`, `make TARGET`: the scripts they run from the project's files.
       if (runsProjectScripts(prog)) projectScripts(w, this.projectText, (r, f, v) => this.earlier(r, f, v), prog, args, via, ctx, lineDirectory(w));
       if (data === undefined || !mayRun(data.grammar, args)) {
-        w.report(toCommand(prog, args, via, false));
+        const cmd = toCommand(prog, args, via, false);
+        // What it reads as a word of a role (`psql < drop.sql`, `psql -f x.sql`): only programs whose data says so.
+        if (data !== undefined && (data.grammar.stdin_role !== undefined || data.grammar.role_files !== undefined)) {
+          const texts = roleTexts(data.grammar, prog, args, stdin, { read: w.opts.readScript, writers: (f) => this.prov.writersOf(f) ?? [] });
+          if (texts !== undefined) cmd.texts = texts;
+        }
+        w.report(cmd);
         if (w0.value.includes('/')) this.file(w0, w0.value, true, via, ctx, args.slice(1));
         return;
       }

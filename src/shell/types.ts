@@ -57,6 +57,18 @@ export interface ShellCommand {
    * (`cat >> f <<EOF … EOF`, `tee f <<< TEXT`), its literal parts; absent when it reads none.
    */
   stdin_text?: string;
+  /**
+   * Text the command reads that is a word of one of its roles (program data `stdin_role`,
+   * `role_files`): what it reads on standard input, or from a file an option names (`psql -f
+   * FILE`). `text` null: it cannot be read (known only at run time, unreadable, written earlier
+   * on the line). Absent when there is none.
+   */
+  texts?: RoleText[];
+}
+
+export interface RoleText {
+  role: string;
+  text: string | null;
 }
 
 /** A word that names a path: its value, and whether it holds a run-time expansion. */
