@@ -89,7 +89,7 @@ function readers(input: PolicyInput, trace: CodeTrace, env: HookEnv): EvaluateOp
     // Each path is judged at its name and where it leads on disk (links), bounded per event.
     resolvePath: pathResolver(input.context?.locations, input.context?.home),
     readScript: (file) => {
-      trace.bits |= scriptBit(file);
+      trace.bits |= CODE.script;
       return script(file);
     },
     readAliases: (program, where) => {
@@ -97,18 +97,6 @@ function readers(input: PolicyInput, trace: CodeTrace, env: HookEnv): EvaluateOp
       return aliases(program, where);
     },
   };
-}
-
-/**
- * The code-cache part a file read belongs to: a Makefile or a package.json has a reader of its
- * own (src/shell/script-formats/), so a hook that reads one of them first still caches that
- * reader's functions when another kind of script was read before (by name only: a cache hint).
- */
-function scriptBit(file: string): number {
-  const base = file.slice(file.lastIndexOf('/') + 1);
-  if (base === 'package.json') return CODE.packageScripts;
-  if (base === 'Makefile' || base === 'makefile' || base === 'GNUmakefile') return CODE.makefile;
-  return CODE.script;
 }
 
 /** Decide one hook call: read the event, decide, audit. Never throws for bad input; `io` is used only for env, stdin, stderr. */

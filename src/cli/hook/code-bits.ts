@@ -21,13 +21,9 @@ export const CODE = {
   audit: 1 << 7,
   allowOnce: 1 << 8,
   notice: 1 << 9,
-  /** A Makefile read (`make TARGET`): its reader's functions, apart from other scripts'. */
-  makefile: 1 << 10,
-  /** A package.json read (`npm test`, `yarn build`). */
-  packageScripts: 1 << 11,
 } as const;
 /** The adapter's bit: this, plus its index among the harnesses. */
-export const ADAPTER_BIT = 12;
+export const ADAPTER_BIT = 10;
 
 /** The bits of `CODE` (and the adapter's) a decided hook went through; 0: not one to cache. */
 export function codeBits(result: HookResult): number {
