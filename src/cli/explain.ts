@@ -161,6 +161,32 @@ export function nearMiss(r: RuleTrace): ConditionTrace[] | null {
   return null;
 }
 
+/** The colours of a rendering (none when `colour` is false). */
+function painter(colour: boolean) {
+  const sgr = (code: string, text: string): string => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
+  return {
+    sgr,
+    paint: (d: Decision, text: string): string => sgr(`1;${COLOURS[d]}`, text),
+    dim: (text: string): string => sgr('2', text),
+    mark: (held: boolean): string => (held ? sgr('32', '✓') : sgr('31', '✗')),
+  };
+}
+
+/** The lines both renderings start with: the decision, what was judged, an error, the project's rules. */
+function headLines(x: Explanation, { sgr, paint, dim }: ReturnType<typeof painter>, displayFile: (f: string) => string): string[] {
+  const lines = [`${paint(x.decision, x.decision.toUpperCase())}${x.rule ? `  ${x.rule}` : ''}`, `  ${x.summary}`];
+  const what = x.command !== null ? `line: ${x.command}` : x.tool !== null ? `tool: ${x.tool}` : 'event';
+  lines.push(dim(`  ${what}  (trigger ${x.trigger}, harness ${x.harness ?? 'unknown'}, tier ${x.tier})`));
+  if (x.error) lines.push(`  ${sgr('31', 'error')}: ${x.error.code}: ${x.error.message}`);
+  if (x.project) {
+    const p = x.project;
+    const state = p.trusted ? 'trusted' : `untrusted${p.changed ? ' (changed since trusted)' : ''}: they can only tighten`;
+    lines.push(`  project rules  ${displayFile(p.rules_dir)}: ${state}; ${p.loaded.length} loaded${p.ignored.length > 0 ? `, ${p.ignored.length} ignored for want of trust (${p.ignored.join(', ')})` : ''}`);
+    for (const r of p.refused) lines.push(`  ${sgr('31', 'refused')}: ${r}`);
+  }
+  return lines;
+}
+
 /**
  * The short explanation (the default): the line's decision, each command as read, the rule that
  * decides it with its conditions, the rules that also match, the rules that nearly matched (one
@@ -168,21 +194,9 @@ export function nearMiss(r: RuleTrace): ConditionTrace[] | null {
  * `render`'s full trace.
  */
 export function renderShort(x: Explanation, colour: boolean, displayFile: (f: string) => string = (f) => f): string {
-  const sgr = (code: string, text: string): string => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const paint = (d: Decision, text: string): string => sgr(`1;${COLOURS[d]}`, text);
-  const dim = (text: string): string => sgr('2', text);
-  const mark = (held: boolean): string => (held ? sgr('32', '✓') : sgr('31', '✗'));
-  const lines: string[] = [];
-  lines.push(`${paint(x.decision, x.decision.toUpperCase())}${x.rule ? `  ${x.rule}` : ''}`);
-  lines.push(`  ${x.summary}`);
-  const what = x.command !== null ? `line: ${x.command}` : x.tool !== null ? `tool: ${x.tool}` : 'event';
-  lines.push(dim(`  ${what}  (trigger ${x.trigger}, harness ${x.harness ?? 'unknown'}, tier ${x.tier})`));
-  if (x.error) lines.push(`  ${sgr('31', 'error')}: ${x.error.code}: ${x.error.message}`);
-  if (x.project) {
-    const p = x.project;
-    lines.push(`  project rules  ${displayFile(p.rules_dir)}: ${p.trusted ? 'trusted' : 'untrusted: they can only tighten'}; ${p.loaded.length} loaded${p.ignored.length > 0 ? `, ${p.ignored.length} ignored for want of trust (${p.ignored.join(', ')})` : ''}`);
-    for (const r of p.refused) lines.push(`  ${sgr('31', 'refused')}: ${r}`);
-  }
+  const colours = painter(colour);
+  const { sgr, paint, dim, mark } = colours;
+  const lines = headLines(x, colours, displayFile);
   const head = (r: RuleTrace): string => {
     const from = r.source ? `, ${displayFile(r.source)}` : '';
     return `${paint(r.action, r.action)} ${r.rule} ${dim(`(priority ${r.priority}, ${r.tier}${from})`)}`;
@@ -238,22 +252,9 @@ export function renderShort(x: Explanation, colour: boolean, displayFile: (f: st
 
 /** The full trace (`--all`): every rule that could apply, condition by condition. Colour only on a TTY (and never with NO_COLOR). */
 export function render(x: Explanation, colour: boolean, displayFile: (f: string) => string = (f) => f): string {
-  const sgr = (code: string, text: string): string => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const paint = (d: Decision, text: string): string => sgr(`1;${COLOURS[d]}`, text);
-  const dim = (text: string): string => sgr('2', text);
-  const mark = (held: boolean): string => (held ? sgr('32', '✓') : sgr('31', '✗'));
-  const lines: string[] = [];
-  lines.push(`${paint(x.decision, x.decision.toUpperCase())}${x.rule ? `  ${x.rule}` : ''}`);
-  lines.push(`  ${x.summary}`);
-  const what = x.command !== null ? `line: ${x.command}` : x.tool !== null ? `tool: ${x.tool}` : 'event';
-  lines.push(dim(`  ${what}  (trigger ${x.trigger}, harness ${x.harness ?? 'unknown'}, tier ${x.tier})`));
-  if (x.error) lines.push(`  ${sgr('31', 'error')}: ${x.error.code}: ${x.error.message}`);
-  if (x.project) {
-    const p = x.project;
-    const state = p.trusted ? 'trusted' : `untrusted${p.changed ? ' (changed since trusted)' : ''}: they can only tighten`;
-    lines.push(`  project rules  ${displayFile(p.rules_dir)}: ${state}; ${p.loaded.length} loaded${p.ignored.length > 0 ? `, ${p.ignored.length} ignored for want of trust (${p.ignored.join(', ')})` : ''}`);
-    for (const r of p.refused) lines.push(`  ${sgr('31', 'refused')}: ${r}`);
-  }
+  const colours = painter(colour);
+  const { sgr, paint, dim, mark } = colours;
+  const lines = headLines(x, colours, displayFile);
 
   const ruleLines = (rules: readonly RuleTrace[], indent: string): void => {
     if (rules.length === 0) {
