@@ -391,7 +391,10 @@ describe.each(Object.keys(PAYLOADS) as (keyof typeof PAYLOADS)[])('bad input thr
     ['wrong field types before', 'deny', JSON.stringify(P.pre(['git', 'commit']))],
     ['wrong field types after', 'pass', JSON.stringify(P.post(42))],
     ['truncated JSON after', 'pass', JSON.stringify(P.post('git push')).slice(0, -4)],
-    ['an unknown event', 'pass', JSON.stringify({ ...P.pre('git commit -m x'), hook_event_name: 'somethingNewEvent' })],
+    // An unknown event carrying a tool call and no result is a pre-action (shared/spec/default-packs.md):
+    // Claude Code's names the tool (tool_name, tool_input); Cursor's shell event carries none.
+    ['an unknown event', harness === 'claude-code' ? 'deny' : 'pass', JSON.stringify({ ...P.pre('git commit -m x'), hook_event_name: 'somethingNewEvent' })],
+    ['an unknown event with a result', 'pass', JSON.stringify({ ...P.post('git commit -m x'), hook_event_name: 'somethingNewEvent', tool_response: { stdout: '' } })],
     ['a PolicyInput with policy_io_version "2"', 'deny', JSON.stringify({ policy_io_version: '2', trigger: 'pre_shell_exec', shell: { command: 'ls' } })],
   ];
   it.each(cases)('%s → %s', (_name, want, stdin) => {
