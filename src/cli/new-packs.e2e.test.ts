@@ -174,7 +174,7 @@ table('agent-k8s', [
 
 table('agent-iac', [
   ['terraform destroy -auto-approve', 'ask', 'deny', IAC],
-  ['env TF_LOG=1 terraform -chdir=infra destroy', 'ask', 'deny', IAC],
+  ['env TF_LOG=1 terraform -chdir=stack destroy', 'ask', 'deny', IAC],
   ["sh -c 'pulumi destroy --yes'", 'ask', 'deny', IAC],
   ['terraform plan -destroy', 'allow', 'allow'],
   ['terraform state list', 'allow', 'allow'],
