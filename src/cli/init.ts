@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileNew } from '../files/atomic.ts';
 import { flag, parseCommand, str, usageError } from './args.ts';
 import type { CliIO } from './io.ts';
 import { processPathContext, processPaths, systemMode } from './process-paths.ts';
@@ -103,8 +104,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   try {
     for (const f of files) {
       fs.mkdirSync(path.dirname(f.file), { recursive: true, mode: 0o700 });
-      // 'wx': never over a file that appeared meanwhile, never through a link.
-      fs.writeFileSync(f.file, f.text, { flag: 'wx', mode: 0o644 });
+      // Never over a file that appeared meanwhile, never through a link.
+      writeFileNew(f.file, f.text, 0o644);
       written.push(f.file);
     }
   } catch (e) {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { getAdapter, HARNESS_NAMES } from '../adapters/registry.ts';
 import { DECISIONS, POLICY_IO_VERSION, PolicyError, TRIGGERS, type Decision, type PolicyInput, type Trigger } from '../core/contract.ts';
+import { writeFileAtomic } from '../files/atomic.ts';
 import { evaluate } from '../core/evaluate.ts';
 import { TIERS, type CompiledPolicy, type Tier } from '../core/policy.ts';
 import { displayCommand } from '../core/render.ts';
@@ -116,7 +117,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (junit !== undefined) {
     const target = path.resolve(io.cwd, junit);
     try {
-      fs.writeFileSync(target, junitXml(results, [...new Set(files.map((f) => f.file))]));
+      writeFileAtomic(target, junitXml(results, [...new Set(files.map((f) => f.file))]));
     } catch (e) {
       io.err(`buckler test: cannot write ${junit} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
       return 2;

@@ -16,6 +16,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileNew } from '../files/atomic.ts';
 import { evaluate } from '../core/evaluate.ts';
 import type { CompiledRule } from '../core/policy.ts';
 import { loadRuntimePolicy } from '../packs/runtime.ts';
@@ -132,16 +133,10 @@ function looksLikeToolEntry(words: readonly string[]): boolean {
   return rest.every((w) => w.startsWith('/'));
 }
 
-/** Writes `text` to `file` unless it exists: a temporary file, then a hard link (which never replaces). */
+/** Writes `text` to `file` unless it exists (src/files/atomic.ts: a temporary file, then a hard link). */
 export function writeNew(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  fs.writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
-  try {
-    fs.linkSync(tmp, file);
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  writeFileNew(file, text, 0o600);
 }
 
 export async function run(args: string[], io: CliIO): Promise<number> {

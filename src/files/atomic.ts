@@ -91,6 +91,29 @@ export function writeFileAtomic(target: string, bytes: Uint8Array | string, opts
   fsyncDir(path.dirname(target));
 }
 
+/**
+ * Creates `target` with `bytes`, never over an existing file or through a link: the temporary
+ * file is written and flushed, then hard-linked to the target name (which fails when that name
+ * exists), then removed. Throws EEXIST when the target exists; a reader never sees part of it.
+ */
+export function writeFileNew(target: string, bytes: Uint8Array | string, mode = 0o666): void {
+  const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+  const { fd, tmp } = openTemp(target, mode);
+  try {
+    try {
+      writeAll(fd, data);
+      fs.fchmodSync(fd, mode);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.linkSync(tmp, target);
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+  fsyncDir(path.dirname(target));
+}
+
 /** Gives the file its original owner when the process may (as root); otherwise leaves it. */
 function keepOwner(fd: number, owner: { uid: number; gid: number }): void {
   const st = fs.fstatSync(fd);
