@@ -161,6 +161,15 @@ export function nearMiss(r: RuleTrace): ConditionTrace[] | null {
   return null;
 }
 
+/** How a command was read: its program, subcommand, options and operands. */
+function readText(read: { program: string; subcommand: readonly string[]; flags: readonly string[]; positionals: readonly string[] }): string {
+  const parts = [`program ${read.program}`];
+  if (read.subcommand.length > 0) parts.push(`subcommand ${read.subcommand.join(' ')}`);
+  parts.push(read.flags.length > 0 ? `options ${read.flags.join(' ')}` : 'no options');
+  if (read.positionals.length > 0) parts.push(`operands ${read.positionals.join(' ')}`);
+  return parts.join(', ');
+}
+
 /** The colours of a rendering (none when `colour` is false). */
 function painter(colour: boolean) {
   const sgr = (code: string, text: string): string => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -233,13 +242,7 @@ export function renderShort(x: Explanation, colour: boolean, displayFile: (f: st
     lines.push(`${sgr('1', `command ${i + 1}`)}  ${displayCommand(c.argv, c.dynamic)}  ${paint(c.decision, c.decision)}${tag}`);
     if (c.via.length > 0) lines.push(`  via           ${c.via.join(' › ')}`);
     if (c.opaque) lines.push(`  program known only at run time${c.unseen ? ` (${c.unseen === 'runtime' ? 'its text is made at run time' : 'a script that could not be read'})` : ''}`);
-    if (c.read) {
-      const parts = [`program ${c.read.program}`];
-      if (c.read.subcommand.length > 0) parts.push(`subcommand ${c.read.subcommand.join(' ')}`);
-      parts.push(c.read.flags.length > 0 ? `options ${c.read.flags.join(' ')}` : 'no options');
-      if (c.read.positionals.length > 0) parts.push(`operands ${c.read.positionals.join(' ')}`);
-      lines.push(`  read          ${parts.join(', ')}`);
-    }
+    if (c.read) lines.push(`  read          ${readText(c.read)}`);
     ruleSet(c.rules);
   });
   if (x.commands.length === 0 && x.context_rules.length > 0) {
@@ -277,13 +280,7 @@ export function render(x: Explanation, colour: boolean, displayFile: (f: string)
     lines.push(`${sgr('1', `command ${i + 1}`)}  ${displayCommand(c.argv, c.dynamic)}  ${paint(c.decision, c.decision)}${c.rule ? ` ${dim(c.rule)}` : ''}${tag}`);
     if (c.via.length > 0) lines.push(`  via     ${c.via.join(' › ')}`);
     if (c.opaque) lines.push(`  program known only at run time${c.unseen ? ` (${c.unseen === 'runtime' ? 'its text is made at run time' : 'a script that could not be read'})` : ''}`);
-    if (c.read) {
-      const parts = [`program ${c.read.program}`];
-      if (c.read.subcommand.length > 0) parts.push(`subcommand ${c.read.subcommand.join(' ')}`);
-      parts.push(c.read.flags.length > 0 ? `options ${c.read.flags.join(' ')}` : 'no options');
-      if (c.read.positionals.length > 0) parts.push(`operands ${c.read.positionals.join(' ')}`);
-      lines.push(`  read    ${parts.join(', ')}`);
-    }
+    if (c.read) lines.push(`  read    ${readText(c.read)}`);
     lines.push(`  rules   ${dim('in precedence order: priority, then deny > ask > nudge > allow, then load order')}`);
     ruleLines(c.rules, '    ');
   });
